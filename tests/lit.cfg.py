@@ -1,0 +1,76 @@
+# lit.cfg.py: how ompnuma's tests compile and run. The RUN lines of each test are its specification.
+#
+# Substitutions (see README "Tests"):
+#   %clang-omp / %gcc-omp / %gfortran-omp  compile an OpenMP program (omp_numa.h on the include path)
+#   %libompnuma                            link flags for the omp_numa_* API library
+#   %stock <cmd>                           run on the stock LLVM runtime (no ompnuma)
+#   %dropin <cmd>                          run with ompnuma's lib/ first on LD_LIBRARY_PATH
+#   %ompnuma                               the command line tool
+#   %bindir %libdir %builddir %srcroot %inputs  paths
+import os
+import shlex
+import lit.formats
+import lit.util
+
+config.name = "ompnuma"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".f90", ".test", ".sh"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "README.md"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ompnuma_build, "tests")
+
+build = config.ompnuma_build
+libdir = os.path.join(build, "lib")
+bindir = os.path.join(build, "bin")
+incdir = os.path.join(build, "include")
+
+# Tests must not inherit the developer's OpenMP or ompnuma settings.
+for var in list(os.environ):
+    if var.startswith(("OMP_", "KMP_", "GOMP_", "HWLOC_", "LD_PRELOAD", "LD_LIBRARY_PATH")):
+        config.environment.pop(var, None)
+for var in ("HOME", "TMPDIR", "PATH"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.environment["OMP_NUM_THREADS"] = "2"
+
+common = "-O1 -g -I{} -I{}".format(incdir, config.ompnuma_omp_include)
+sanitize = " -fsanitize=address,undefined -fno-omit-frame-pointer" if config.ompnuma_sanitize else ""
+def compiler(path, extra=""):
+    return "{} -fopenmp {}{}{}".format(path, common, extra, sanitize)
+
+config.substitutions.append(("%clang-omp", compiler(config.ompnuma_clang)))
+config.substitutions.append(("%gcc-omp", compiler(config.ompnuma_gcc)))
+config.substitutions.append(("%gfortran-omp", "{} -fopenmp -O1 -g -I{}".format(config.ompnuma_gfortran, incdir)))
+config.substitutions.append(("%libompnuma", "-L{0} -lompnuma -Wl,-rpath,{0}".format(libdir)))
+config.substitutions.append(("%stock", "env -u LD_LIBRARY_PATH"))
+config.substitutions.append(("%dropin", "env LD_LIBRARY_PATH={}".format(libdir)))
+config.substitutions.append(("%ompnuma", os.path.join(bindir, "ompnuma")))
+config.substitutions.append(("%bindir", bindir))
+config.substitutions.append(("%libdir", libdir))
+config.substitutions.append(("%builddir", build))
+config.substitutions.append(("%srcroot", config.ompnuma_src))
+config.substitutions.append(("%real-libomp", config.ompnuma_real_libomp))
+config.substitutions.append(("%python", config.ompnuma_python))
+config.substitutions.append(("%FileCheck", config.ompnuma_filecheck))
+config.substitutions.append(("%not", config.ompnuma_not))
+
+# Plain `FileCheck` and `not` in RUN lines resolve through PATH to LLVM 19's.
+llvm_bin = os.path.dirname(os.path.realpath(config.ompnuma_filecheck)) if config.ompnuma_filecheck else ""
+config.environment["PATH"] = os.pathsep.join(p for p in (llvm_bin, bindir, config.environment.get("PATH", "")) if p)
+
+for feature in config.ompnuma_features:
+    if feature:
+        config.available_features.add(feature)
+if config.ompnuma_sanitize:
+    config.available_features.add("asan")
+
+# Extensions: each tests/<layer>/lit_ext.py may add features and substitutions
+# (for example the NUMA virtual machine tier). They run in sorted order.
+import importlib.util
+for name in sorted(os.listdir(config.test_source_root)):
+    ext = os.path.join(config.test_source_root, name, "lit_ext.py")
+    if os.path.isfile(ext):
+        spec = importlib.util.spec_from_file_location("ompnuma_lit_ext_" + name, ext)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        mod.configure(config, lit_config)
