@@ -59,13 +59,35 @@ typedef enum pl_policy {
 } pl_policy_t;
 
 /* Cost model parameters (see pl_model.c for where each default comes from). */
+/*
+ * Predicted time of thread t placed on node n (R = the region's total references,
+ * I_n = references issued by all threads placed on node n, M = remote references
+ * of the whole mapping, w = t's references weighted by distance[n][d] / distance[n][n],
+ * rem = t's references to nodes other than n):
+ *
+ *   time(t) = local_ns * ( w * (1 + node_congestion * I_n / R)
+ *                        + remote_traffic * rem * M / R )
+ *
+ * The region's predicted time is the slowest thread (the critical path).
+ * "The same node" below is the node the thread runs on: threads crowded on one
+ * node share its cache, memory controller port and link (the paper's "local
+ * contention" that Algorithm 2 avoids).
+ */
 typedef struct pl_model {
     double local_ns;        /* cost of one local reference                      */
     double node_congestion; /* extra cost per reference, per unit of the share
-                               of all references that target the same node     */
+                               of all references that are issued from the same
+                               node (the node the thread runs on)              */
     double remote_traffic;  /* extra cost per remote reference, per unit of the
                                share of all references that are remote          */
 } pl_model_t;
+
+/* Largest number of nodes the library accepts (pl_check answers -EINVAL above). */
+#define PL_MAX_NODES 1024
+/* Exhaustive search gives up with -E2BIG beyond this many threads or after
+ * visiting this many search nodes (a deterministic budget, not a clock). */
+#define PL_EXHAUSTIVE_MAX_THREADS 64
+#define PL_EXHAUSTIVE_BUDGET 20000000L
 
 void pl_model_default(pl_model_t *model);
 
@@ -92,6 +114,41 @@ int pl_predict(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *mod
 
 /* Local and remote reference totals of a mapping. */
 int pl_locality(const pl_tnt_t *tnt, const pl_mapping_t *map, uint64_t *local, uint64_t *remote);
+
+/*
+ * Decision trace of the greedy policies (maxlocal, critpath; the first phase of
+ * critpath+refine): one step per placed thread, in placement order, with the
+ * candidates that step compared. Filled as far as the arrays allow; nsteps and
+ * ncands say how many entries were written, truncated is 1 when some did not fit.
+ * Other policies leave nsteps = ncands = 0.
+ */
+typedef struct pl_candidate {
+    int    thread, node;
+    double value;      /* TNT value V(thread, node)                               */
+    double impact;     /* critpath: IF(thread, node) (Eq. 4); maxlocal: 0          */
+    double node_load;  /* critpath: CPImpact[node]; maxlocal: LC[node], both before
+                          this step                                                */
+    double score;      /* critpath: impact + node_load (lowest wins);
+                          maxlocal: value (eligible when >= the step's threshold)   */
+} pl_candidate_t;
+
+typedef struct pl_step {
+    int    thread, node;     /* the decision of this step                      */
+    int    max_thread, max_node; /* e_max: the largest remaining TNT element      */
+    double threshold;        /* maxlocal: V(e_max) / NUMA factor (Eq. 2); else 0 */
+    int    first_cand, ncand;/* this step's candidates in the candidate array    */
+} pl_step_t;
+
+typedef struct pl_trace {
+    pl_step_t      *steps;   int max_steps; int nsteps;
+    pl_candidate_t *cands;   int max_cands; int ncands;
+    int             truncated;
+} pl_trace_t;
+
+/* pl_decide with a trace (trace may be NULL, then it is pl_decide). */
+int pl_decide_traced(pl_policy_t policy, const pl_topo_t *topo, const pl_tnt_t *tnt,
+                     const pl_model_t *model, pl_mapping_t *out, void *work,
+                     size_t work_bytes, pl_trace_t *trace);
 
 const char *pl_policy_name(pl_policy_t policy);
 /* Accepts the names pl_policy_name returns ("compact", "scatter", "exhaustive",
