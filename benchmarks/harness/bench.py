@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""bench.py: the benchmark harness (`benchmarks/run`, `ompnuma bench`): runs benchmarks under alternating runtime configurations and reports medians and ratios to stock."""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)  # the bench_* modules sit beside this script, in the tree and in share/ompnuma
+
+import bench_configs  # noqa: E402
+import bench_report  # noqa: E402
+import bench_suites  # noqa: E402
+import bench_vm  # noqa: E402
+
+
+def default_paths():
+    """(build prefix, source root or None). Installed as <prefix>/share/ompnuma/bench.py the prefix is two
+    levels up; in the source tree (benchmarks/harness) it is $OMPNUMA_BUILD_DIR or <source>/build."""
+    parent = os.path.dirname(HERE)
+    if os.path.basename(parent) == "share":
+        return os.path.dirname(parent), None
+    src = os.path.dirname(parent)
+    return os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(src, "build"), src
+
+
+def numa_nodes():
+    try:
+        with open("/sys/devices/system/node/has_cpu") as f:
+            text = f.read().strip()
+    except OSError:
+        return 1
+    count = 0
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        count += int(hi or lo) - int(lo) + 1
+    return count or 1
+
+
+def parse_args(argv, defaults=None):
+    build, _ = default_paths()
+    p = argparse.ArgumentParser(
+        prog=os.environ.get("OMPNUMA_BENCH_PROG", "ompnuma bench"),
+        description="Run benchmarks under alternating runtime configurations (A B A B ...), check every "
+                    "run's verification, and report medians and ratios to the baseline measured in the same run.",
+        epilog="Benchmarks: NAME[:ARGS] with NAME a program in <build>/bin or a path and ARGS one quoted string "
+               "(npb-cg:A, 'stream:-n 2000000 -t 5'); 'npb' = every NPB kernel built at each --classes; "
+               "'npb-<k>' = that kernel at each --classes; 'streams' = stream, stream-nested, stream-twisted. "
+               "Configurations: stock, stock-<bind>, libgomp[-<bind>] (the program's -gcc build), ompnuma, "
+               "ompnuma-<policy>, libgomp-ompnuma[-<policy>]. Exit status: 0 all runs verified, 1 some run "
+               "failed, 2 bad usage.")
+    p.add_argument("benchmarks", nargs="+", metavar="BENCH")
+    p.add_argument("-c", "--configs", default=",".join(bench_configs.DEFAULT_CONFIGS),
+                   help="comma-separated configurations, alternated in this order (default: %(default)s)")
+    p.add_argument("-r", "--repeats", type=int, default=5, help="measured runs per configuration (default 5)")
+    p.add_argument("--warmup", type=int, default=0, help="unmeasured rounds before them (default 0)")
+    p.add_argument("--classes", default="W,A", help="NPB classes for 'npb' and 'npb-<k>' (default W,A)")
+    p.add_argument("--threads", type=int, help="OMP_NUM_THREADS of every run (default: inherited)")
+    p.add_argument("--build", default=build, help="ompnuma build or install prefix with bin/ and lib/ "
+                                                  "(default %(default)s)")
+    p.add_argument("--out", help="directory for results.json, plots and logs "
+                                 "(default ./ompnuma-bench-<date>-<time>)")
+    p.add_argument("--baseline", help="configuration ratios refer to (default stock when run, else the first)")
+    p.add_argument("--target", help="configuration checked against --tolerance (default ompnuma when run)")
+    p.add_argument("--tolerance", type=float, default=0.02, help="target: median time within this fraction "
+                                                                 "of the baseline (default 0.02)")
+    p.add_argument("--vm", metavar="LAYOUT", help="run every configuration inside the NUMA virtual machine "
+                                                  "with NODES or NODESxCPUS_PER_NODE (timings are emulation)")
+    p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it counts as failed")
+    p.add_argument("--no-plot", action="store_true", help="do not write PNG plots")
+    if defaults:
+        p.set_defaults(**defaults)
+    a = p.parse_args(argv)
+    if a.repeats < 1 or a.warmup < 0:
+        p.error("--repeats must be >= 1 and --warmup >= 0")
+    try:
+        a.config_list = [bench_configs.parse(c) for c in a.configs.split(",") if c]
+        if a.vm:
+            bench_vm.parse_layout(a.vm)
+    except ValueError as e:
+        p.error(str(e))
+    names = [c.name for c in a.config_list]
+    if not names or len(set(names)) != len(names):
+        p.error("--configs must name each configuration once")
+    a.baseline = a.baseline or ("stock" if "stock" in names else names[0])
+    if a.baseline not in names:
+        p.error("--baseline %s is not among --configs" % a.baseline)
+    if a.target is None and "ompnuma" in names and a.baseline != "ompnuma":
+        a.target = "ompnuma"
+    if a.target and a.target not in names:
+        p.error("--target %s is not among --configs" % a.target)
+    return a
+
+
+def run_one(argv, env, timeout, log_path, header):
+    """Runs argv; returns (returncode, stdout, wall seconds) and keeps a log of the run."""
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, errors="replace", timeout=timeout)
+        rc, out, err = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, err = None, "timed out after %g s\n" % timeout
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+    except OSError as e:
+        rc, out, err = 127, "", "cannot run: %s\n" % e
+    wall = time.monotonic() - t0
+    with open(log_path, "w") as f:
+        f.write(header + "$ " + " ".join(shlex.quote(x) for x in argv) + "\n")
+        f.write("--- exit: %s, %.3f s\n--- stdout\n%s--- stderr\n%s" % (rc, wall, out, err))
+    return rc, out, wall
+
+
+def main(argv=None, defaults=None):
+    a = parse_args(sys.argv[1:] if argv is None else argv, defaults)
+    out = sys.stdout
+    prefix = os.path.abspath(a.build)
+    bindir, libdir = os.path.join(prefix, "bin"), os.path.join(prefix, "lib")
+    _, srcroot = default_paths()
+    try:
+        benches = bench_suites.expand(a.benchmarks, [c for c in a.classes.split(",") if c], bindir)
+    except ValueError as e:
+        sys.stderr.write("ompnuma bench: %s\n" % e)
+        return 2
+    runner = None
+    if a.vm:
+        runner = bench_vm.find_runner(HERE, prefix, srcroot)
+        if not runner:
+            sys.stderr.write("ompnuma bench: --vm needs the NUMA VM runner (tools/numavm/numavm.py or "
+                             "%s/bin/ompnuma vm), which is not there\n" % prefix)
+            return 2
+    outdir = a.out or "ompnuma-bench-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    os.makedirs(os.path.join(outdir, "logs"), exist_ok=True)
+    base_env = bench_configs.clean_environment(a.threads)
+    configs = a.config_list
+    names = [c.name for c in configs]
+
+    nodes = numa_nodes()
+    out.write("ompnuma bench: build %s, %d CPUs, %d NUMA node%s, OMP_NUM_THREADS=%s\n" % (
+        prefix, os.cpu_count() or 0, nodes, "" if nodes == 1 else "s", base_env.get("OMP_NUM_THREADS", "unset")))
+    if nodes == 1 and not a.vm:
+        out.write("note: one NUMA node: placement has nothing to gain here; ratios show the cost of ompnuma\n")
+    if a.vm:
+        out.write("note: runs inside the NUMA VM %s; %s\n" % (a.vm, bench_vm.NOTE))
+    out.write("configurations (alternated in this order, %d measured round%s%s): %s\n" % (
+        a.repeats, "" if a.repeats == 1 else "s", ", %d warm-up" % a.warmup if a.warmup else "", ", ".join(names)))
+
+    # Which configuration can run which benchmark; the rest are reported, never silently dropped.
+    skipped = {}
+    for b in benches:
+        skipped[b.id] = {}
+        for c in configs:
+            why = bench_configs.unavailable_reason(c, libdir, b.path(bindir, c.variant))
+            if why:
+                skipped[b.id][c.name] = why
+    total = sum((a.repeats + a.warmup) * (len(configs) - len(skipped[b.id])) for b in benches)
+
+    runs, seq, interrupted = [], 0, False
+    try:
+        for b in benches:
+            active = [c for c in configs if c.name not in skipped[b.id]]
+            for c in configs:
+                if c.name in skipped[b.id]:
+                    out.write("skip: %s under %s: %s\n" % (b.id, c.name, skipped[b.id][c.name]))
+            for rnd in range(-a.warmup, a.repeats):
+                for c in active:
+                    seq += 1
+                    env = bench_configs.run_environment(c, base_env, libdir)
+                    cmd = b.argv(bindir, c.variant)
+                    if runner:
+                        cmd = bench_vm.wrap(runner, a.vm, env, cmd)
+                    log = os.path.join(outdir, "logs", "%04d-%s-%s.log" % (seq, b.id, c.name))
+                    header = "".join("%s=%s\n" % (k, v) for k, v in sorted(env.items())
+                                     if k.startswith(("OMP_", "LD_LIBRARY_PATH")))
+                    rc, stdout, wall = run_one(cmd, env, a.timeout, log, header)
+                    if rc is None:
+                        verified, reason, metrics = False, "timed out after %g s" % a.timeout, {}
+                    else:
+                        verified, reason, metrics = bench_suites.read_run(b, rc, stdout)
+                    warm = rnd < 0
+                    runs.append({"seq": seq, "benchmark": b.id, "config": c.name, "round": rnd + 1,
+                                 "warmup": warm, "returncode": rc, "verified": verified, "reason": reason,
+                                 "metrics": metrics, "wall_s": wall, "log": log})
+                    out.write("[%d/%d] %s %s round %d%s: %s%s (wall %.2f s)\n" % (
+                        seq, total, b.id, c.name, rnd + 1, " (warm-up)" if warm else "",
+                        "SUCCESSFUL" if verified else "FAILED verification: " + reason,
+                        " time_s=%.6g" % metrics["time_s"] if "time_s" in metrics else "", wall))
+                    out.flush()
+    except KeyboardInterrupt:
+        interrupted = True
+        out.write("interrupted: reporting the runs done so far\n")
+
+    summaries = [bench_report.summarize(b, names, runs, a.baseline) for b in benches]
+    for s in summaries:
+        bench_report.print_table(s, names, a.baseline, skipped[s["id"]], out)
+    failed = [r for r in runs if not r["verified"]]
+    out.write("\nratios are median(configuration) / median(%s) over verified runs of this invocation\n" % a.baseline)
+    if a.target:
+        for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance):
+            out.write(line + "\n")
+    if a.vm:
+        out.write("note: %s\n" % bench_vm.NOTE)
+
+    doc = {"tool": "ompnuma bench", "format": 1, "date": datetime.datetime.now().isoformat(timespec="seconds"),
+           "host": {"name": platform.node(), "cpus": os.cpu_count(), "numa_nodes": nodes,
+                    "kernel": platform.release()},
+           "build": prefix, "threads": base_env.get("OMP_NUM_THREADS"),
+           "vm": {"layout": a.vm, "note": bench_vm.NOTE} if a.vm else None,
+           "repeats": a.repeats, "warmup": a.warmup, "baseline": a.baseline,
+           "configs": [c.as_json(libdir) for c in configs],
+           "benchmarks": [dict(s, skipped=skipped[s["id"]]) for s in summaries],
+           "runs": runs, "order": [[r["benchmark"], r["config"]] for r in runs],
+           "target": {"config": a.target, "tolerance": a.tolerance} if a.target else None,
+           "failed_runs": len(failed), "interrupted": interrupted}
+    results = os.path.join(outdir, "results.json")
+    plots = {} if a.no_plot else make_plots(doc, outdir, results, out)
+    for b in doc["benchmarks"]:
+        b["plot"] = plots.get(b["id"])
+    with open(results, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    out.write("results: %s\n" % results)
+    if failed:
+        out.write("FAILED: %d of %d runs did not verify (see the logs in %s)\n" % (
+            len(failed), len(runs), os.path.join(outdir, "logs")))
+    return 130 if interrupted else (1 if failed else 0)
+
+
+def make_plots(doc, outdir, results, out):
+    """PNG per benchmark: in this interpreter when it has matplotlib, else through Debian's python3."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        import bench_plot
+        plots = bench_plot.plot_all(doc, outdir)
+        for p in plots.values():
+            out.write("plot: %s\n" % p)
+        return plots
+    other = "/usr/bin/python3"
+    if os.path.realpath(other) != os.path.realpath(sys.executable) and os.access(other, os.X_OK):
+        tmp = results + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(doc, f)
+        proc = subprocess.run([other, os.path.join(HERE, "bench_plot.py"), tmp, outdir],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        os.unlink(tmp)
+        if proc.returncode == 0:
+            plots = dict(line.split("\t", 1) for line in proc.stdout.splitlines() if "\t" in line)
+            for p in plots.values():
+                out.write("plot: %s\n" % p)
+            return plots
+    out.write("plots skipped: matplotlib is not available (install python3-matplotlib)\n")
+    return {}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

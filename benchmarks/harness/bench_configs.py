@@ -1,0 +1,90 @@
+"""bench_configs.py: the runtime configurations the harness compares, and the clean environment each run starts from."""
+import os
+
+# OMP_PROC_BIND values a stock or libgomp configuration may name ("stock-close").
+PROC_BIND = ("close", "spread", "primary", "master", "true", "false")
+# Policies known today; any other "ompnuma-<word>" is passed through so new policies need no change here.
+POLICIES = ("off", "critpath", "maxlocal", "exhaustive")
+# The set the issue asks for, in the order they alternate.
+DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma") + tuple(
+    "ompnuma-" + p for p in POLICIES)
+
+# Variables a run must not inherit from the caller: they would change the runtime under test.
+_STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
+
+
+class Config:
+    """One configuration: which build of the program (clang/libomp or gcc/libgomp), whether ompnuma's lib/
+    comes first on LD_LIBRARY_PATH, and the variables it sets."""
+
+    def __init__(self, name, description, variant, dropin, env):
+        self.name = name
+        self.description = description
+        self.variant = variant  # "clang": the program as built; "gcc": its <program>-gcc build
+        self.dropin = dropin    # ompnuma's lib/ first on LD_LIBRARY_PATH
+        self.env = env          # variables set on top of the clean environment
+
+    def as_json(self, libdir):
+        env = dict(self.env)
+        if self.dropin:
+            env["LD_LIBRARY_PATH"] = libdir
+        return {"name": self.name, "description": self.description, "variant": self.variant,
+                "dropin": self.dropin, "env": env}
+
+
+def parse(name):
+    """Config for a name; raises ValueError naming the accepted forms."""
+    if name == "stock":
+        return Config(name, "stock LLVM runtime", "clang", False, {})
+    if name.startswith("stock-") and name[6:] in PROC_BIND:
+        return Config(name, "stock LLVM runtime, OMP_PROC_BIND=" + name[6:], "clang", False,
+                      {"OMP_PROC_BIND": name[6:]})
+    for prefix, variant, what in (("libgomp-ompnuma", "gcc", "gcc build through ompnuma's libgomp.so.1"),
+                                  ("ompnuma", "clang", "ompnuma drop-in")):
+        if name == prefix:
+            return Config(name, what + ", default policy", variant, True, {})
+        if name.startswith(prefix + "-") and len(name) > len(prefix) + 1:
+            policy = name[len(prefix) + 1:]
+            return Config(name, "%s, OMP_PLACEMENT=%s" % (what, policy), variant, True,
+                          {"OMP_PLACEMENT": policy})
+    if name == "libgomp":
+        return Config(name, "gcc build on GCC's libgomp", "gcc", False, {})
+    if name.startswith("libgomp-") and name[8:] in PROC_BIND:
+        return Config(name, "gcc build on GCC's libgomp, OMP_PROC_BIND=" + name[8:], "gcc", False,
+                      {"OMP_PROC_BIND": name[8:]})
+    raise ValueError("unknown configuration %r; known: stock, stock-<bind>, libgomp, libgomp-<bind> "
+                     "(<bind>: %s), ompnuma, ompnuma-<policy> (%s, ...), libgomp-ompnuma[-<policy>]"
+                     % (name, "|".join(PROC_BIND), "|".join(POLICIES)))
+
+
+def clean_environment(threads=None):
+    """The caller's environment without OpenMP, ompnuma or loader settings; OMP_NUM_THREADS is kept
+    (or set from `threads`) because it sizes the machine share under test."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_STRIP_PREFIXES)}
+    if threads is not None:
+        env["OMP_NUM_THREADS"] = str(threads)
+    elif "OMP_NUM_THREADS" in os.environ:
+        env["OMP_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"]
+    return env
+
+
+def run_environment(config, base, libdir):
+    """The full environment of one run of `config`."""
+    env = dict(base)
+    env.update(config.env)
+    if config.dropin:
+        env["LD_LIBRARY_PATH"] = libdir
+    return env
+
+
+def unavailable_reason(config, libdir, program_path):
+    """None when `config` can run `program_path` (the binary it would execute), else why not."""
+    if not os.access(program_path, os.X_OK):
+        if config.variant == "gcc":
+            return "no gcc build %s" % program_path
+        return "no program %s" % program_path
+    if config.dropin:
+        lib = "libgomp.so.1" if config.variant == "gcc" else "libomp.so.5"
+        if not os.path.exists(os.path.join(libdir, lib)):
+            return "no drop-in %s in %s" % (lib, libdir)
+    return None
