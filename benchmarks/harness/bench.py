@@ -67,8 +67,9 @@ def parse_args(argv, defaults=None):
                                  "(default ./ompnuma-bench-<date>-<time>)")
     p.add_argument("--baseline", help="configuration ratios refer to (default stock when run, else the first)")
     p.add_argument("--target", help="configuration checked against --tolerance (default ompnuma when run)")
-    p.add_argument("--tolerance", type=float, default=0.02, help="target: median time within this fraction "
-                                                                 "of the baseline (default 0.02)")
+    p.add_argument("--tolerance", type=float, default=0.02, help="target: median within this fraction "
+                                                                 "of the baseline's (default 0.02)")
+    p.add_argument("--target-metric", default="time_s", help="metric the target is about (default time_s)")
     p.add_argument("--vm", metavar="LAYOUT", help="run every configuration inside the NUMA virtual machine "
                                                   "with NODES or NODESxCPUS_PER_NODE (timings are emulation)")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it counts as failed")
@@ -201,7 +202,7 @@ def main(argv=None, defaults=None):
     failed = [r for r in runs if not r["verified"]]
     out.write("\nratios are median(configuration) / median(%s) over verified runs of this invocation\n" % a.baseline)
     if a.target:
-        for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance):
+        for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):
             out.write(line + "\n")
     if a.vm:
         out.write("note: %s\n" % bench_vm.NOTE)
@@ -215,7 +216,7 @@ def main(argv=None, defaults=None):
            "configs": [c.as_json(libdir) for c in configs],
            "benchmarks": [dict(s, skipped=skipped[s["id"]]) for s in summaries],
            "runs": runs, "order": [[r["benchmark"], r["config"]] for r in runs],
-           "target": {"config": a.target, "tolerance": a.tolerance} if a.target else None,
+           "target": {"config": a.target, "metric": a.target_metric, "tolerance": a.tolerance} if a.target else None,
            "failed_runs": len(failed), "interrupted": interrupted}
     results = os.path.join(outdir, "results.json")
     plots = {} if a.no_plot else make_plots(doc, outdir, results, out)

@@ -75,19 +75,21 @@ def print_table(summary, config_names, baseline, skipped, out):
             "".join("; round %d FAILED: %s" % (f["round"], f["reason"]) for f in v["failed"])))
 
 
-def target_lines(summaries, config, baseline, tolerance):
-    """Whether `config` stays within `tolerance` of the baseline's median time on each benchmark."""
+def target_lines(summaries, config, baseline, tolerance, metric="time_s"):
+    """Whether `config` stays within `tolerance` of the baseline's median of `metric` on each benchmark
+    (no slower for a lower-is-better metric, no lower rate for a higher-is-better one)."""
     lines, met, total = [], 0, 0
+    better = metric_info(metric)[1]
     for s in summaries:
-        r = s["metrics"].get("time_s", {}).get("ratio", {}).get(config)
+        r = s["metrics"].get(metric, {}).get("ratio", {}).get(config)
         if r is None:
             lines.append("   %-28s no ratio (runs missing or failed)" % s["id"])
             continue
         total += 1
-        ok = r <= 1.0 + tolerance
+        ok = r <= 1.0 + tolerance if better == "lower" else r >= 1.0 - tolerance
         met += ok
-        lines.append("   %-28s %s/%s time = %.3f  %s" % (s["id"], config, baseline, r,
-                                                        "within" if ok else "NOT within"))
-    head = "target: %s within %.1f%% of %s (median time, same run): met on %d of %d benchmarks" % (
-        config, 100 * tolerance, baseline, met, total)
+        lines.append("   %-28s %s/%s %s = %.3f  %s" % (s["id"], config, baseline, metric, r,
+                                                      "within" if ok else "NOT within"))
+    head = "target: %s within %.1f%% of %s (median %s, same run): met on %d of %d benchmarks" % (
+        config, 100 * tolerance, baseline, metric, met, total)
     return [head] + lines
