@@ -59,33 +59,39 @@ static inline size_t at(const grid *g, int i3, int i2)
     return ((size_t)i3 * (size_t)g->m + (size_t)i2) * (size_t)g->m;
 }
 
-/* Periodic ghost refresh, to be called inside a parallel region after an
- * operator whose plane loop over i3 = 1..n was `nowait`. The x and y faces
- * of plane i3 are filled by the thread that wrote plane i3: OpenMP gives two
- * static loops with the same iteration count in one region the same thread
- * assignment, so no barrier is needed between the operator and these. The z
- * faces copy whole planes written by other threads, hence the barrier. */
+/* Periodic ghost refresh of plane i3 (1..n), called by the thread that has
+ * just computed that plane, so it needs no synchronisation of its own: the
+ * x faces of every row, then the two ghost rows (whole rows, so the edges
+ * are right). The thread that owns plane n also fills ghost plane 0, and
+ * the owner of plane 1 ghost plane n+1; they copy planes they have just
+ * finished. The barrier at the end of the operator's loop publishes all of
+ * it, so each operator costs one barrier. Operators never read neighbours
+ * of their own output array, so no thread reads a ghost while it is being
+ * written. */
+static void plane_ghosts(grid *g, int i3)
+{
+    const int n = g->n;
+    const size_t plane = (size_t)g->m * (size_t)g->m;
+    double *a = g->a;
+    for (int i2 = 1; i2 <= n; i2++) {
+        double *row = a + at(g, i3, i2);
+        row[0] = row[n];
+        row[n + 1] = row[1];
+    }
+    memcpy(a + at(g, i3, 0), a + at(g, i3, n), (size_t)g->m * sizeof(double));
+    memcpy(a + at(g, i3, n + 1), a + at(g, i3, 1), (size_t)g->m * sizeof(double));
+    if (i3 == n)
+        memcpy(a, a + at(g, n, 0), plane * sizeof(double));
+    if (i3 == 1)
+        memcpy(a + at(g, n + 1, 0), a + at(g, 1, 0), plane * sizeof(double));
+}
+
+/* Ghost refresh of a whole level, for data not produced by an operator. */
 static void comm3(grid *g)
 {
-    const int n = g->n, m = g->m;
-    double *a = g->a;
 #pragma omp for schedule(static)
-    for (int i3 = 1; i3 <= n; i3++) {
-        for (int i2 = 1; i2 <= n; i2++) {
-            double *row = a + at(g, i3, i2);
-            row[0] = row[n];
-            row[n + 1] = row[1];
-        }
-        /* Whole rows, including the x ghosts just set, so edges are right. */
-        memcpy(a + at(g, i3, 0), a + at(g, i3, n), (size_t)m * sizeof(double));
-        memcpy(a + at(g, i3, n + 1), a + at(g, i3, 1), (size_t)m * sizeof(double));
-    }
-    /* Rows split over threads rather than two whole planes to two threads. */
-#pragma omp for schedule(static)
-    for (int i2 = 0; i2 < m; i2++) {
-        memcpy(a + at(g, 0, i2), a + at(g, n, i2), (size_t)m * sizeof(double));
-        memcpy(a + at(g, n + 1, i2), a + at(g, 1, i2), (size_t)m * sizeof(double));
-    }
+    for (int i3 = 1; i3 <= g->n; i3++)
+        plane_ghosts(g, i3);
 }
 
 /* Zeroes a level with the static plane distribution every operator uses, so
@@ -111,7 +117,7 @@ static void resid(const grid *u, const grid *v, grid *r)
 {
     const int n = u->n;
     const double a0 = A_OP[0], a2 = A_OP[2], a3 = A_OP[3];
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(static)
     for (int i3 = 1; i3 <= n; i3++) {
         double u1[MG_MAXLINE], u2[MG_MAXLINE];
         for (int i2 = 1; i2 <= n; i2++) {
@@ -133,8 +139,8 @@ static void resid(const grid *u, const grid *v, grid *r)
                 rc[i1] = vc[i1] - a0 * uc[i1] - a2 * (u2[i1] + u1[i1 - 1] + u1[i1 + 1])
                          - a3 * (u2[i1 - 1] + u2[i1 + 1]);
         }
+        plane_ghosts(r, i3);
     }
-    comm3(r);
 }
 
 /* u = u + S r with smoother weights c, then a ghost refresh of u. */
@@ -142,7 +148,7 @@ static void psinv(const grid *r, grid *u, const double c[4])
 {
     const int n = u->n;
     const double c0 = c[0], c1 = c[1], c2 = c[2];
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(static)
     for (int i3 = 1; i3 <= n; i3++) {
         double r1[MG_MAXLINE], r2[MG_MAXLINE];
         for (int i2 = 1; i2 <= n; i2++) {
@@ -160,8 +166,8 @@ static void psinv(const grid *r, grid *u, const double c[4])
                 uc[i1] += c0 * rc[i1] + c1 * (rc[i1 - 1] + rc[i1 + 1] + r1[i1])
                           + c2 * (r2[i1] + r1[i1 - 1] + r1[i1 + 1]);
         }
+        plane_ghosts(u, i3);
     }
-    comm3(u);
 }
 
 /* Full-weighting restriction of the fine residual rf to the coarse rc.
@@ -170,7 +176,7 @@ static void psinv(const grid *r, grid *u, const double c[4])
 static void rprj3(const grid *rf, grid *rc)
 {
     const int nc = rc->n, nf = rf->n;
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(static)
     for (int j3 = 1; j3 <= nc; j3++) {
         double c0[MG_MAXLINE], c1[MG_MAXLINE], c2[MG_MAXLINE];
         const int f3 = 2 * j3;
@@ -196,8 +202,8 @@ static void rprj3(const grid *rf, grid *rc)
                         + 0.0625 * (c2[f1 - 1] + c2[f1 + 1]);
             }
         }
+        plane_ghosts(rc, j3);
     }
-    comm3(rc);
 }
 
 /* Trilinear prolongation of the coarse z onto the fine u: u = P z when
@@ -209,7 +215,7 @@ static void rprj3(const grid *rf, grid *rc)
 static void interp(const grid *z, grid *u, int add)
 {
     const int n = u->n, nc = z->n;
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(static)
     for (int f3 = 1; f3 <= n; f3++) {
         double t[MG_MAXLINE];
         const int lo3 = f3 >> 1, hi3 = (f3 + 1) >> 1;
@@ -253,8 +259,8 @@ static void interp(const grid *z, grid *u, int add)
                 }
             }
         }
+        plane_ghosts(u, f3);
     }
-    comm3(u);
 }
 
 /* Everything the V-cycle works on: u and r on every level, v on the finest. */
