@@ -1,0 +1,239 @@
+/* rt_fault.c: the runtime's single SIGSEGV dispatcher (see rt_fault.h for the contract). */
+#include "rt_fault.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+
+enum { SLOT_FREE = 0, SLOT_FILLING, SLOT_ACTIVE, SLOT_RETIRING };
+
+/* A claim slot. start/end/fn/ctx/seq are written only in SLOT_FILLING and
+ * read by the handler only while it holds a `users` reference on a slot it
+ * then saw SLOT_ACTIVE; rt_fault_release waits for users to drain. */
+typedef struct claim {
+    _Atomic int      state;
+    _Atomic unsigned users;
+    uintptr_t        start, end;
+    rt_fault_fn      fn;
+    void            *ctx;
+    uint64_t         seq;
+} claim_t;
+
+static claim_t claims[RT_FAULT_MAX_CLAIMS];
+static _Atomic int claims_hwm;            /* slots [0, hwm) may be in use */
+static _Atomic uint64_t claim_seq;
+
+/* Actions that were installed before ours, oldest first: [0] is the one we
+ * replaced at first installation, later entries are handlers the program
+ * installed over ours that we then re-installed on top of. */
+#define MAX_CHAIN 8
+static struct sigaction chain[MAX_CHAIN];
+static _Atomic int nchain;
+static int installed;
+static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static _Atomic uint64_t st_resolved, st_forwarded, st_reinstalled;
+
+/* How many times this thread is inside a handler we forwarded to. A handler
+ * that chains back to us while we forward to it comes back with depth > 0
+ * and is sent further down the chain instead of looping. initial-exec: TLS
+ * access must not allocate inside a signal handler. */
+static __thread int fwd_depth __attribute__((tls_model("initial-exec")));
+
+static void dispatch(int sig, siginfo_t *si, void *uc);
+
+static int is_ours(const struct sigaction *sa)
+{
+    return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == dispatch;
+}
+
+/* Deliver to the previous action number k (or the default when k < 0). */
+static void forward(int sig, siginfo_t *si, void *uc, int k)
+{
+    atomic_fetch_add(&st_forwarded, 1);
+    struct sigaction *pa = k >= 0 ? &chain[k] : NULL;
+    int kernel_fault = si->si_code > 0;
+
+    if (pa && (pa->sa_flags & SA_SIGINFO) && pa->sa_sigaction != NULL) {
+        void (*fn)(int, siginfo_t *, void *) = pa->sa_sigaction;
+        sigset_t old;
+        if (pa->sa_flags & SA_RESETHAND)
+            pa->sa_handler = SIG_DFL, pa->sa_flags &= ~SA_SIGINFO;
+        pthread_sigmask(SIG_BLOCK, &pa->sa_mask, &old);
+        fwd_depth++;
+        fn(sig, si, uc);
+        fwd_depth--;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return;
+    }
+    if (pa && pa->sa_handler != SIG_DFL && pa->sa_handler != SIG_IGN) {
+        void (*fn)(int) = pa->sa_handler;
+        sigset_t old;
+        if (pa->sa_flags & SA_RESETHAND)
+            pa->sa_handler = SIG_DFL;
+        pthread_sigmask(SIG_BLOCK, &pa->sa_mask, &old);
+        fwd_depth++;
+        fn(sig);
+        fwd_depth--;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return;
+    }
+    if (pa && pa->sa_handler == SIG_IGN && !kernel_fault)
+        return;   /* a sent SIGSEGV the program ignores */
+    /* SIG_DFL, or SIG_IGN for a real fault (which the kernel would have
+     * turned into SIG_DFL): die of SIGSEGV as the program would have. A real
+     * fault re-executes and faults again under SIG_DFL; a sent signal is
+     * raised again and delivered when this handler returns. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGSEGV, &dfl, NULL);
+    if (!kernel_fault)
+        raise(SIGSEGV);
+}
+
+#define MAX_MATCH 32
+
+static void dispatch(int sig, siginfo_t *si, void *uc)
+{
+    int saved_errno = errno;
+    int depth = fwd_depth;
+
+    /* Claims only concern faults the kernel raised, and only on the first
+     * entry: when a handler we forwarded to chains back, the claims have
+     * already declined. */
+    if (depth == 0 && si->si_code > 0) {
+        uintptr_t a = (uintptr_t)si->si_addr;
+        int idx[MAX_MATCH];
+        int n = 0;
+        int hwm = atomic_load(&claims_hwm);
+        for (int i = 0; i < hwm && n < MAX_MATCH; i++) {
+            claim_t *c = &claims[i];
+            if (atomic_load_explicit(&c->state, memory_order_relaxed) != SLOT_ACTIVE)
+                continue;
+            atomic_fetch_add(&c->users, 1);
+            if (atomic_load(&c->state) == SLOT_ACTIVE && a >= c->start && a < c->end) {
+                /* keep the reference: insertion sort, newest claim first */
+                int j = n++;
+                while (j > 0 && claims[idx[j - 1]].seq < c->seq) {
+                    idx[j] = idx[j - 1];
+                    j--;
+                }
+                idx[j] = i;
+            } else {
+                atomic_fetch_sub(&c->users, 1);
+            }
+        }
+        int resolved = 0;
+        for (int m = 0; m < n; m++) {
+            claim_t *c = &claims[idx[m]];
+            if (!resolved && c->fn(si->si_addr, si->si_code, c->ctx) == RT_FAULT_RESOLVED)
+                resolved = 1;
+            atomic_fetch_sub(&c->users, 1);
+        }
+        if (resolved) {
+            atomic_fetch_add(&st_resolved, 1);
+            errno = saved_errno;
+            return;
+        }
+    }
+    int top = atomic_load(&nchain) - 1;
+    forward(sig, si, uc, top - depth);
+    errno = saved_errno;
+}
+
+int rt_fault_install(void)
+{
+    int rc = 0;
+    pthread_mutex_lock(&install_lock);
+    struct sigaction cur;
+    if (sigaction(SIGSEGV, NULL, &cur) != 0) {
+        rc = -1;
+        goto out;
+    }
+    if (installed && is_ours(&cur))
+        goto out;
+    int n = atomic_load(&nchain);
+    if (n == MAX_CHAIN) {
+        /* The program keeps replacing us: keep the newest handlers. */
+        memmove(&chain[1], &chain[2], sizeof chain[0] * (MAX_CHAIN - 2));
+        n--;
+    }
+    chain[n] = cur;
+    atomic_store(&nchain, n + 1);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = dispatch;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, NULL) != 0) {
+        atomic_store(&nchain, n);
+        rc = -1;
+        goto out;
+    }
+    if (installed)
+        atomic_fetch_add(&st_reinstalled, 1);
+    installed = 1;
+out:
+    pthread_mutex_unlock(&install_lock);
+    return rc;
+}
+
+int rt_fault_claim(void *start, void *end, rt_fault_fn fn, void *ctx)
+{
+    if (!fn || (uintptr_t)start >= (uintptr_t)end) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (rt_fault_install() != 0)
+        return -1;
+    for (int i = 0; i < RT_FAULT_MAX_CLAIMS; i++) {
+        claim_t *c = &claims[i];
+        int expect = SLOT_FREE;
+        if (!atomic_compare_exchange_strong(&c->state, &expect, SLOT_FILLING))
+            continue;
+        c->start = (uintptr_t)start;
+        c->end = (uintptr_t)end;
+        c->fn = fn;
+        c->ctx = ctx;
+        c->seq = atomic_fetch_add(&claim_seq, 1);
+        int hwm = atomic_load(&claims_hwm);
+        while (hwm < i + 1 && !atomic_compare_exchange_weak(&claims_hwm, &hwm, i + 1))
+            ;
+        atomic_store(&c->state, SLOT_ACTIVE);
+        return i;
+    }
+    errno = ENOMEM;
+    return -1;
+}
+
+int rt_fault_release(int id)
+{
+    if (id < 0 || id >= RT_FAULT_MAX_CLAIMS) {
+        errno = EINVAL;
+        return -1;
+    }
+    claim_t *c = &claims[id];
+    int expect = SLOT_ACTIVE;
+    if (!atomic_compare_exchange_strong(&c->state, &expect, SLOT_RETIRING)) {
+        errno = EINVAL;
+        return -1;
+    }
+    /* A handler that took a reference before the state changed may still be
+     * running fn; it never blocks for long (resolvers are short). */
+    while (atomic_load(&c->users) != 0)
+        sched_yield();
+    atomic_store(&c->state, SLOT_FREE);
+    return 0;
+}
+
+void rt_fault_get_stats(rt_fault_stats_t *out)
+{
+    out->resolved = atomic_load(&st_resolved);
+    out->forwarded = atomic_load(&st_forwarded);
+    out->reinstalled = atomic_load(&st_reinstalled);
+}
