@@ -7,7 +7,6 @@
  * operation failed, 2 bad usage or bad input. */
 int ompnuma_cmd_run(int argc, char **argv);
 int ompnuma_cmd_topo(int argc, char **argv);
-int ompnuma_cmd_report(int argc, char **argv);
 int ompnuma_cmd_place(int argc, char **argv);
 int ompnuma_cmd_calibrate(int argc, char **argv);
 

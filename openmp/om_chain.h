@@ -1,0 +1,36 @@
+/* om_chain.h: a user OMPT tool from OMP_TOOL_LIBRARIES, started and fed events inside ompnuma's tool. */
+#ifndef OMPNUMA_OM_CHAIN_H
+#define OMPNUMA_OM_CHAIN_H
+
+#include <omp-tools.h>
+
+/* Highest OMPT callback number plus one (omp-tools.h numbers them < 64). */
+#define OM_CHAIN_EVENTS 64
+
+/* The user tool's callback for each event ompnuma registers itself; NULL
+ * when it registered none. Written before the first parallel region. */
+extern ompt_callback_t om_chain_user[OM_CHAIN_EVENTS];
+
+/* Call the user tool's callback for an event ompnuma also handles. */
+#define OM_CHAIN(event, type, ...)                      \
+    do {                                                \
+        ompt_callback_t cb_ = om_chain_user[event];     \
+        if (cb_)                                        \
+            ((type)cb_)(__VA_ARGS__);                   \
+    } while (0)
+
+/* Load the tools named in OMP_TOOL_LIBRARIES (skipping libompnuma itself and,
+ * when libompnuma is in the list, every entry before it, which the runtime
+ * already tried) and return the first one's start result, or NULL. */
+ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *runtime_version);
+
+/* Register ompnuma's callback for event with the runtime. */
+void om_chain_register(ompt_set_callback_t set, ompt_callbacks_t event, ompt_callback_t ours);
+
+/* Initialise the user tool, if any, with a lookup whose ompt_set_callback
+ * routes the events ompnuma owns into om_chain_user. */
+void om_chain_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_set_callback_t set);
+
+void om_chain_finalize(void);
+
+#endif

@@ -1,0 +1,248 @@
+/* om_facade_gomp.c: the libgomp.so.1 drop-in: gcc/gfortran programs run on the real LLVM runtime. */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <omp-tools.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+ompt_start_tool_result_t *ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version);
+
+EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+{
+    return ompnuma_facade_start_tool(omp_version, runtime_version);
+}
+
+/*
+ * libomp implements the GOMP ABI, and every GOMP_x / OMP_x entry point it has
+ * under the node gcc records binds to it directly (libgomp.map defines the
+ * nodes). What is left are the entry points gcc records under a newer node
+ * than libomp exports them in (they exist only as name@VERSION there): they
+ * are forwarded here, resolved once with dlvsym. All their arguments are
+ * integers or pointers (handles are uintptr_t-sized enums in both runtimes).
+ */
+typedef uintptr_t handle_t;
+
+static void *real_symbol(const char *name)
+{
+    static void *lib;
+    if (!lib)
+        lib = dlopen(OMPNUMA_REAL_LIBOMP, RTLD_LAZY | RTLD_NOLOAD);
+    void *sym = lib ? dlvsym(lib, name, "VERSION") : NULL;
+    if (!sym) {
+        /* Not recoverable: the program called an entry point the runtime lacks. */
+        static const char msg[] = "ompnuma: libgomp.so.1 drop-in: the LLVM runtime lacks an entry point\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        abort();
+    }
+    return sym;
+}
+
+#define FORWARD(ret, name, params, args)                                        \
+    EXPORT ret name params                                                      \
+    {                                                                           \
+        static ret(*real) params;                                               \
+        if (!real)                                                              \
+            real = (ret(*) params)real_symbol(#name);                           \
+        return real args;                                                       \
+    }
+
+/* OMP_5.0.1 */
+FORWARD(void *, omp_alloc, (size_t size, handle_t a), (size, a))
+FORWARD(void, omp_free, (void *p, handle_t a), (p, a))
+FORWARD(handle_t, omp_init_allocator, (handle_t m, int n, const void *traits), (m, n, traits))
+FORWARD(handle_t, omp_init_allocator_, (handle_t *m, int *n, const void *traits), (m, n, traits))
+FORWARD(void, omp_destroy_allocator, (handle_t a), (a))
+FORWARD(void, omp_destroy_allocator_, (handle_t *a), (a))
+FORWARD(void, omp_set_default_allocator, (handle_t a), (a))
+FORWARD(void, omp_set_default_allocator_, (handle_t *a), (a))
+FORWARD(handle_t, omp_get_default_allocator, (void), ())
+FORWARD(handle_t, omp_get_default_allocator_, (void), ())
+FORWARD(int, omp_get_supported_active_levels, (void), ())
+FORWARD(int, omp_get_supported_active_levels_, (void), ())
+FORWARD(void, omp_fulfill_event, (handle_t e), (e))
+FORWARD(void, omp_fulfill_event_, (handle_t *e), (e))
+/* OMP_5.0.2 */
+FORWARD(void *, omp_aligned_alloc, (size_t al, size_t size, handle_t a), (al, size, a))
+FORWARD(void *, omp_aligned_calloc, (size_t al, size_t n, size_t size, handle_t a), (al, n, size, a))
+FORWARD(void *, omp_calloc, (size_t n, size_t size, handle_t a), (n, size, a))
+FORWARD(void *, omp_realloc, (void *p, size_t size, handle_t a, handle_t f), (p, size, a, f))
+FORWARD(int, omp_get_device_num, (void), ())
+FORWARD(int, omp_get_device_num_, (void), ())
+/* OMP_5.1 */
+FORWARD(void, omp_display_env, (int verbose), (verbose))
+FORWARD(void, omp_display_env_, (int *verbose), (verbose))
+FORWARD(void, omp_set_num_teams, (int n), (n))
+FORWARD(void, omp_set_num_teams_, (int *n), (n))
+FORWARD(int, omp_get_max_teams, (void), ())
+FORWARD(int, omp_get_max_teams_, (void), ())
+FORWARD(void, omp_set_teams_thread_limit, (int n), (n))
+FORWARD(void, omp_set_teams_thread_limit_, (int *n), (n))
+FORWARD(int, omp_get_teams_thread_limit, (void), ())
+FORWARD(int, omp_get_teams_thread_limit_, (void), ())
+
+/*
+ * gfortran's -fdefault-integer-8 entry points (name_8_): the same calls with
+ * 64-bit integers. libomp has no such forms; they narrow to the 32-bit
+ * Fortran forms it has, which is what libgomp does too.
+ */
+#define REAL(type, name) ((type)real_symbol(name))
+
+#define NARROW_SET(name)                                                        \
+    EXPORT void name##_8_(const int64_t *v)                                     \
+    {                                                                           \
+        static void (*f)(const int *);                                          \
+        if (!f)                                                                 \
+            f = REAL(void (*)(const int *), #name "_");                         \
+        int n = (int)*v;                                                        \
+        f(&n);                                                                  \
+    }
+NARROW_SET(omp_set_num_threads)
+NARROW_SET(omp_set_dynamic)
+NARROW_SET(omp_set_nested)
+NARROW_SET(omp_set_max_active_levels)
+NARROW_SET(omp_set_default_device)
+NARROW_SET(omp_set_num_teams)
+NARROW_SET(omp_set_teams_thread_limit)
+NARROW_SET(omp_display_env)
+
+#define NARROW_GET(name)                                                        \
+    EXPORT int64_t name##_8_(const int64_t *v)                                  \
+    {                                                                           \
+        static int (*f)(const int *);                                           \
+        if (!f)                                                                 \
+            f = REAL(int (*)(const int *), #name "_");                          \
+        int n = (int)*v;                                                        \
+        return f(&n);                                                           \
+    }
+NARROW_GET(omp_get_ancestor_thread_num)
+NARROW_GET(omp_get_team_size)
+NARROW_GET(omp_get_place_num_procs)
+
+/* Copy n 32-bit integers the runtime wrote into a caller's 64-bit array. */
+static void widen(int64_t *out, void (*get)(int *), int n)
+{
+    int *tmp = n > 0 ? malloc((size_t)n * sizeof *tmp) : NULL;
+    if (!tmp)
+        return;
+    get(tmp);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[i];
+    free(tmp);
+}
+
+static int place;
+static void place_proc_ids(int *ids)
+{
+    REAL(void (*)(int, int *), "omp_get_place_proc_ids")(place, ids);
+}
+
+EXPORT void omp_get_place_proc_ids_8_(const int64_t *p, int64_t *ids)
+{
+    /* Fortran callers are serial here in practice; a static is as good as a closure. */
+    place = (int)*p;
+    widen(ids, place_proc_ids, REAL(int (*)(int), "omp_get_place_num_procs")(place));
+}
+
+EXPORT void omp_get_partition_place_nums_8_(int64_t *nums)
+{
+    widen(nums, REAL(void (*)(int *), "omp_get_partition_place_nums"),
+          REAL(int (*)(void), "omp_get_partition_num_places")());
+}
+
+EXPORT void omp_set_schedule_8_(const int32_t *kind, const int64_t *chunk)
+{
+    int c = (int)*chunk;
+    REAL(void (*)(const int32_t *, const int *), "omp_set_schedule_")(kind, &c);
+}
+
+EXPORT void omp_get_schedule_8_(int32_t *kind, int64_t *chunk)
+{
+    int c;
+    REAL(void (*)(int32_t *, int *), "omp_get_schedule_")(kind, &c);
+    *chunk = c;
+}
+
+EXPORT handle_t omp_init_allocator_8_(handle_t *m, int64_t *n, const void *traits)
+{
+    int k = (int)*n;
+    return omp_init_allocator_(m, &k, traits);
+}
+
+/*
+ * OpenMP 5.1 `error` directive (GOMP_5.1), absent from libomp: print as the
+ * specification asks; severity fatal ends the program.
+ */
+static void report(const char *kind, const char *msg, size_t len)
+{
+    if (!msg)
+        fprintf(stderr, "libgomp: %s directive encountered\n", kind);
+    else if (len == (size_t)-1)
+        fprintf(stderr, "libgomp: %s directive encountered: %s\n", kind, msg);
+    else
+        fprintf(stderr, "libgomp: %s directive encountered: %.*s\n", kind, (int)len, msg);
+}
+
+EXPORT void GOMP_warning(const char *msg, size_t len)
+{
+    report("warning", msg, len);
+}
+
+EXPORT void GOMP_error(const char *msg, size_t len)
+{
+    report("error", msg, len);
+    exit(EXIT_FAILURE);
+}
+
+/*
+ * Target constructs: the LLVM runtime offers no device to gcc programs, so
+ * every target region runs on the host, as libgomp does without an offload
+ * plugin: the host function gets the host addresses, data clauses are no-ops.
+ */
+EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs, size_t *sizes,
+                            unsigned short *kinds, unsigned int flags, void **depend, void **args)
+{
+    if (depend) /* host fallback: complete what the dependences wait for */
+        REAL(void (*)(void), "GOMP_taskwait")();
+    fn(hostaddrs);
+}
+
+EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                 unsigned short *kinds)
+{
+}
+
+EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                   unsigned short *kinds, unsigned int flags, void **depend)
+{
+}
+
+EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                        unsigned short *kinds, unsigned int flags, void **depend)
+{
+}
+
+/* Offload images register with the runtime at start-up; with no device, they are not needed. */
+EXPORT void GOMP_offload_register_ver(unsigned version, const void *host_table, int target_type,
+                                      const void *target_data)
+{
+}
+
+EXPORT void GOMP_offload_unregister_ver(unsigned version, const void *host_table, int target_type,
+                                        const void *target_data)
+{
+}
+
+EXPORT void GOMP_offload_register(const void *host_table, int target_type, const void *target_data)
+{
+}
+
+EXPORT void GOMP_offload_unregister(const void *host_table, int target_type, const void *target_data)
+{
+}

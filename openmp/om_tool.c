@@ -1,0 +1,163 @@
+/* om_tool.c: ompnuma's OMPT tool: turns region, task, barrier and thread events into runtime calls. */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp-tools.h>
+
+#include "om_chain.h"
+#include "om_tool.h"
+#include "rt_log.h"
+#include "rt_region.h"
+#include "rt_runtime.h"
+
+static ompt_set_callback_t set_callback;
+static int next_gtid;
+static __thread rt_thread_t *self;
+
+/* Threads the tool did not see begin (none with LLVM, but a tool must not crash on it). */
+static rt_thread_t *thread_self(void)
+{
+    if (!self) {
+        rt_thread_t *t = malloc(sizeof *t);
+        if (!t)
+            return NULL;
+        rt_thread_init(t, __atomic_fetch_add(&next_gtid, 1, __ATOMIC_RELAXED));
+        self = t;
+    }
+    return self;
+}
+
+static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
+{
+    thread_self();
+    thread_data->ptr = self;
+    OM_CHAIN(ompt_callback_thread_begin, ompt_callback_thread_begin_t, type, thread_data);
+}
+
+static void on_thread_end(ompt_data_t *thread_data)
+{
+    OM_CHAIN(ompt_callback_thread_end, ompt_callback_thread_end_t, thread_data);
+    /* Regions keep no pointer to a thread; the struct goes with the thread. */
+    free(self);
+    self = NULL;
+    thread_data->ptr = NULL;
+}
+
+static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *frame,
+                              ompt_data_t *parallel_data, unsigned int requested, int flags,
+                              const void *codeptr_ra)
+{
+    /* The team size is known only at implicit-task begin; until then the
+     * region is its code address, which every team member reads. */
+    parallel_data->ptr = (void *)codeptr_ra;
+    OM_CHAIN(ompt_callback_parallel_begin, ompt_callback_parallel_begin_t, encountering_task_data, frame,
+             parallel_data, requested, flags, codeptr_ra);
+}
+
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
+                            const void *codeptr_ra)
+{
+    OM_CHAIN(ompt_callback_parallel_end, ompt_callback_parallel_end_t, parallel_data, encountering_task_data,
+             flags, codeptr_ra);
+    rt_thread_t *thr = thread_self();
+    if (thr && thr->ended)
+        rt_event_region_end(thr, thr->ended);
+    if (thr)
+        thr->ended = NULL;
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism, unsigned int index,
+                             int flags)
+{
+    OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, parallel_data, task_data,
+             actual_parallelism, index, flags);
+    if (flags & ompt_task_initial)
+        return;
+    rt_thread_t *thr = thread_self();
+    if (!thr)
+        return;
+    if (endpoint == ompt_scope_begin) {
+        int d = thr->depth;
+        const rt_region_t *parent = (d > 0 && d <= RT_MAX_DEPTH) ? thr->region[d - 1] : NULL;
+        rt_region_t *r = NULL;
+        if (d < RT_MAX_DEPTH && parallel_data)
+            r = rt_region_get(parallel_data->ptr, (int)actual_parallelism, index == 0 ? parent : NULL);
+        rt_event_task_begin(thr, r, (int)index);
+    } else {
+        int d = thr->depth - 1;
+        if (d >= 0 && d < RT_MAX_DEPTH && thr->index[d] == 0)
+            thr->ended = thr->region[d];
+        rt_event_task_end(thr);
+    }
+}
+
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                           ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
+{
+    OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, parallel_data, task_data,
+             codeptr_ra);
+    /* Arrival at the region's closing barrier ends a thread's busy time. */
+    if (endpoint == ompt_scope_begin &&
+        (kind == ompt_sync_region_barrier_implicit_parallel || kind == ompt_sync_region_barrier_implicit)) {
+        rt_thread_t *thr = thread_self();
+        if (thr)
+            rt_event_barrier_arrive(thr);
+    }
+}
+
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
+{
+    set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+    if (!set_callback)
+        return 0;
+    rt_runtime_init();
+#define REGISTER(event, fn) om_chain_register(set_callback, event, (ompt_callback_t)(fn))
+    REGISTER(ompt_callback_thread_begin, on_thread_begin);
+    REGISTER(ompt_callback_thread_end, on_thread_end);
+    REGISTER(ompt_callback_parallel_begin, on_parallel_begin);
+    REGISTER(ompt_callback_parallel_end, on_parallel_end);
+    REGISTER(ompt_callback_implicit_task, on_implicit_task);
+    REGISTER(ompt_callback_sync_region, on_sync_region);
+#undef REGISTER
+    om_chain_initialize(lookup, initial_device_num, set_callback);
+    return 1;
+}
+
+static void tool_finalize(ompt_data_t *tool_data)
+{
+    om_chain_finalize();
+    rt_runtime_fini();
+}
+
+static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {.value = 0}};
+
+ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *runtime_version)
+{
+    ompt_start_tool_result_t *user = om_chain_start(omp_version, runtime_version);
+    /* Nothing to place and nothing to report: stay out of the program's way
+     * entirely (a user tool, if any, still starts). */
+    const char *placement = getenv("OMP_PLACEMENT"), *report = getenv("OMP_PLACEMENT_REPORT");
+    const char *display = getenv("OMP_PLACEMENT_DISPLAY_ENV");
+    if (placement && !strncmp(placement, "off", 3) && (placement[3] == '\0' || placement[3] == ',') &&
+        !(report && *report) && !(display && *display))
+        return user;
+    return &result;
+}
+
+/* The entry point libomp looks up by name: through OMP_TOOL_LIBRARIES, or as
+ * the first definition in the lookup scope when a program links libompnuma. */
+__attribute__((visibility("default"))) ompt_start_tool_result_t *
+ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+{
+    return om_tool_start(omp_version, runtime_version);
+}
+
+/* The same, for the drop-in facades (OMPNUMA_PRIVATE in libompnuma.map). */
+__attribute__((visibility("default"))) ompt_start_tool_result_t *
+ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version)
+{
+    return om_tool_start(omp_version, runtime_version);
+}

@@ -1,0 +1,59 @@
+/* rt_affinity.c: apply a thread's place with sched_setaffinity, or record it in dry-run mode. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_affinity.h"
+#include "rt_runtime.h"
+
+void rt_affinity_init(void)
+{
+    const char *thissystem = getenv("HWLOC_THISSYSTEM");
+    int forced = thissystem && !strcmp(thissystem, "1");
+    if (rt.settings.dry_run) {
+        rt.pins_apply = 0;
+        snprintf(rt.pin_mode, sizeof rt.pin_mode, "dry run (OMP_PLACEMENT dry_run): intended CPUs recorded, not applied");
+    } else if (!rt.topo_ok) {
+        rt.pins_apply = 0;
+        snprintf(rt.pin_mode, sizeof rt.pin_mode, "off: no topology");
+    } else if (!rt.topo.this_system && !forced) {
+        rt.pins_apply = 0;
+        snprintf(rt.pin_mode, sizeof rt.pin_mode,
+                 "dry run: the topology is not this machine (set HWLOC_THISSYSTEM=1 to apply pins)");
+    } else {
+        rt.pins_apply = 1;
+        snprintf(rt.pin_mode, sizeof rt.pin_mode, "applied with sched_setaffinity%s",
+                 rt.topo.this_system ? "" : " (HWLOC_THISSYSTEM=1 on a foreign topology)");
+    }
+    const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
+    if ((bind && *bind) || (places && *places))
+        snprintf(rt.binding_note, sizeof rt.binding_note,
+                 "OMP_PROC_BIND=%s OMP_PLACES=%s: %s", bind ? bind : "", places ? places : "",
+                 rt.settings.enabled && rt.pins_apply
+                     ? "ompnuma's mapping wins for the regions it re-pins; others keep the OpenMP binding"
+                     : "the OpenMP binding applies (ompnuma pins nothing)");
+}
+
+int rt_affinity_get(cpu_set_t *mask)
+{
+    CPU_ZERO(mask);
+    return sched_getaffinity(0, sizeof *mask, mask);
+}
+
+void rt_affinity_place(rt_thread_t *thr, int cpu)
+{
+    if (cpu == thr->pinned_cpu)
+        return;
+    if (cpu >= 0) {
+        if (cpu >= CPU_SETSIZE)
+            return;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (sched_setaffinity(0, sizeof one, &one) == 0)
+            thr->pinned_cpu = cpu;
+    } else if (thr->mask_saved) {
+        if (sched_setaffinity(0, sizeof thr->mask, &thr->mask) == 0)
+            thr->pinned_cpu = -1;
+    }
+}

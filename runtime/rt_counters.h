@@ -1,0 +1,27 @@
+/* rt_counters.h: counter sources that fill a region's thread-node table (TNT). */
+#ifndef OMPNUMA_RT_COUNTERS_H
+#define OMPNUMA_RT_COUNTERS_H
+
+#include "rt_region.h"
+
+/* Probe every source, pick the configured one (or the best that works for
+ * auto), and record in rt.source_reason why each other one is unavailable. */
+void rt_counters_init(void);
+
+/* Only the probes: fill rt.source_reason ("" for each source that works). */
+void rt_counters_probe(void);
+
+/* Thread index of region r starts / stops being measured (sampling
+ * executions only). Called from the thread itself. */
+void rt_counters_thread_begin(rt_region_t *r, int index);
+void rt_counters_thread_end(rt_region_t *r, int index);
+
+/* The primary, at the end of a sampling execution: fold what the threads
+ * collected into r->tnt. Returns the number of samples added. */
+uint64_t rt_counters_region_end(rt_region_t *r);
+
+/* Whether the chosen source slows the execution it samples (its timings
+ * are then not a fair "before"). */
+int rt_counters_intrusive(void);
+
+#endif

@@ -1,0 +1,225 @@
+/* rt_loop.c: the placement loop per region: sample, time a baseline, decide, apply, verify, keep or roll back. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_counters.h"
+#include "rt_log.h"
+#include "rt_loop.h"
+#include "rt_runtime.h"
+
+/* Below this relative spread, timing differences are treated as noise
+ * anyway: even a quiet machine jitters by about a percent. */
+#define MIN_NOISE 0.02
+/* A settled region whose mean critical path drifts by more than this
+ * (relative, over a window of `sample` executions) is sampled again. */
+#define DRIFT 0.5
+
+static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
+{
+    r->outcome = outcome;
+    r->phase_execs = 0;
+    r->cp_phase_sum = 0;
+    r->phase_min = UINT64_MAX;
+    r->phase_max = 0;
+    r->measuring = measuring;
+}
+
+static void phase_add(rt_region_t *r, uint64_t cp)
+{
+    r->phase_execs++;
+    r->cp_phase_sum += cp;
+    if (cp < r->phase_min)
+        r->phase_min = cp;
+    if (cp > r->phase_max)
+        r->phase_max = cp;
+}
+
+static double phase_mean(const rt_region_t *r)
+{
+    return r->phase_execs ? (double)r->cp_phase_sum / r->phase_execs : 0.0;
+}
+
+static int tnt_empty(const rt_region_t *r)
+{
+    size_t n = (size_t)r->team_size * (size_t)rt.topo.nnodes;
+    for (size_t i = 0; i < n; i++)
+        if (r->tnt[i])
+            return 0;
+    return 1;
+}
+
+/* Run the policy on the region's TNT; fill r->map_node and cores. 0 or -errno. */
+static int decide(rt_region_t *r, int *cores)
+{
+    pl_topo_t topo;
+    rt_topo_as_pl(&rt.topo, &topo);
+    topo.numa_factor = rt.numa_factor;
+    pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt.topo.nnodes, .refs = r->tnt};
+    pl_mapping_t map = {.nthreads = r->team_size, .node = r->map_node, .core = cores};
+    size_t bytes = pl_workspace_bytes(rt.settings.policy, r->team_size, rt.topo.nnodes);
+    void *work = bytes ? malloc(bytes) : NULL;
+    if (bytes && !work)
+        return -12; /* ENOMEM */
+    uint64_t t0 = rt_now_ns();
+    int rc = pl_decide(rt.settings.policy, &topo, &tnt, &rt.model, &map, work, bytes);
+    r->decision_us = (double)(rt_now_ns() - t0) / 1e3;
+    free(work);
+    if (rc != 0)
+        return rc;
+    r->decision_policy = rt.settings.policy;
+    pl_predict(&topo, &tnt, &rt.model, &map, NULL, &r->predicted_after);
+    /* The placement the threads had, as nodes, for the same prediction. */
+    int *now = malloc((size_t)r->team_size * sizeof *now);
+    int *now_core = calloc((size_t)r->team_size, sizeof *now_core);
+    if (now && now_core) {
+        int known = 1;
+        for (int i = 0; i < r->team_size; i++) {
+            now[i] = rt_topo_node_of_cpu(&rt.topo, r->seen_cpu[i]);
+            known &= now[i] >= 0;
+        }
+        pl_mapping_t cur = {.nthreads = r->team_size, .node = now, .core = now_core};
+        if (!known || pl_predict(&topo, &tnt, &rt.model, &cur, NULL, &r->predicted_before) != 0)
+            r->predicted_before = 0;
+    }
+    free(now);
+    free(now_core);
+    return 0;
+}
+
+/* Whether every thread already runs on the node the decision gives it. */
+static int decision_matches_current(const rt_region_t *r)
+{
+    for (int i = 0; i < r->team_size; i++)
+        if (rt_topo_node_of_cpu(&rt.topo, r->seen_cpu[i]) != r->map_node[i])
+            return 0;
+    return 1;
+}
+
+static void apply(rt_region_t *r, const int *cores)
+{
+    for (int i = 0; i < r->team_size; i++) {
+        r->prev_pin_cpu[i] = r->pin_cpu[i];
+        int node = r->map_node[i];
+        __atomic_store_n(&r->pin_cpu[i], rt.topo.cpus[node][cores[i]], __ATOMIC_RELAXED);
+    }
+    r->pins_applied = rt.pins_apply;
+}
+
+static void log_mapping(const rt_region_t *r, const char *what)
+{
+    char line[512];
+    size_t n = 0;
+    for (int i = 0; i < r->team_size && n < sizeof line - 16; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%d", i ? "," : "", r->pin_cpu[i]);
+    rt_verbose(1, "region %d (%d threads): %s cpus [%s]%s", r->id, r->team_size, what, line,
+               r->pins_applied ? "" : " (dry run: not applied)");
+}
+
+static void end_sampling(rt_region_t *r)
+{
+    if (tnt_empty(r)) {
+        rt_verbose(1, "region %d: no references from the counter source; placement unchanged", r->id);
+        phase_reset(r, RT_OUTCOME_NO_DATA, 0);
+        return;
+    }
+    int *cores = malloc((size_t)r->team_size * sizeof *cores);
+    int rc = cores ? decide(r, cores) : -12;
+    if (rc != 0) {
+        rt_verbose(1, "region %d: the %s policy refused the table (error %d); placement unchanged",
+                   r->id, pl_policy_name(rt.settings.policy), rc);
+        free(cores);
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
+        return;
+    }
+    rt_verbose(1, "region %d: %s decided in %.1f us, predicted %.3g -> %.3g", r->id,
+               pl_policy_name(rt.settings.policy), r->decision_us, r->predicted_before, r->predicted_after);
+    if (decision_matches_current(r)) {
+        rt_verbose(1, "region %d: every thread is already on its node; nothing to move", r->id);
+        free(cores);
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
+        return;
+    }
+    apply(r, cores);
+    free(cores);
+    log_mapping(r, "re-pinned to");
+    phase_reset(r, r->pins_applied && rt.settings.verify ? RT_OUTCOME_VERIFYING : RT_OUTCOME_KEPT, 0);
+}
+
+static void end_verify(rt_region_t *r)
+{
+    r->cp_after_ns = phase_mean(r);
+    double limit = r->cp_before_ns * (1.0 + (r->noise > MIN_NOISE ? r->noise : MIN_NOISE));
+    if (r->cp_after_ns > limit) {
+        for (int i = 0; i < r->team_size; i++)
+            __atomic_store_n(&r->pin_cpu[i], r->prev_pin_cpu[i], __ATOMIC_RELAXED);
+        rt_verbose(1, "region %d: critical path %.0f ns after > %.0f ns allowed (before %.0f, noise %.1f%%); "
+                   "rolled back", r->id, r->cp_after_ns, limit, r->cp_before_ns, 100 * r->noise);
+        phase_reset(r, RT_OUTCOME_ROLLED_BACK, 0);
+    } else {
+        rt_verbose(1, "region %d: critical path %.0f ns -> %.0f ns; kept", r->id, r->cp_before_ns,
+                   r->cp_after_ns);
+        phase_reset(r, RT_OUTCOME_KEPT, 0);
+    }
+}
+
+void rt_loop_region_end(rt_region_t *r, uint64_t cp)
+{
+    int sample = rt.settings.sample;
+    switch (r->outcome) {
+    case RT_OUTCOME_OFF:
+        return;
+    case RT_OUTCOME_SAMPLING:
+        if (r->measuring) {
+            /* Counting executions: their times are not a fair baseline when
+             * the source slows them, so a timing-only phase follows. */
+            rt_counters_region_end(r);
+            phase_add(r, cp);
+            if (r->phase_execs < sample)
+                return;
+            if (rt_counters_intrusive()) {
+                r->phase_execs = 0;
+                r->cp_phase_sum = 0;
+                r->phase_min = UINT64_MAX;
+                r->phase_max = 0;
+                r->measuring = 0;
+                return;
+            }
+        } else {
+            phase_add(r, cp);
+            if (r->phase_execs < sample)
+                return;
+        }
+        r->cp_before_ns = phase_mean(r);
+        r->noise = r->phase_min ? (double)(r->phase_max - r->phase_min) / (double)r->phase_min : 0.0;
+        end_sampling(r);
+        return;
+    case RT_OUTCOME_VERIFYING:
+        phase_add(r, cp);
+        if (r->phase_execs >= sample)
+            end_verify(r);
+        return;
+    default:
+        /* Settled: watch for drift over windows of `sample` executions. */
+        phase_add(r, cp);
+        if (r->phase_execs < sample)
+            return;
+        {
+            double mean = phase_mean(r), ref = r->cp_after_ns > 0 ? r->cp_after_ns : r->cp_before_ns;
+            if (ref > 0 && (mean > ref * (1 + DRIFT) || mean < ref / (1 + DRIFT)) &&
+                r->outcome != RT_OUTCOME_NO_DATA) {
+                rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,
+                           ref, mean);
+                memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt.topo.nnodes * sizeof *r->tnt);
+                memset(r->tnt_samples, 0, (size_t)r->team_size * sizeof *r->tnt_samples);
+                r->resamples++;
+                phase_reset(r, RT_OUTCOME_SAMPLING, 1);
+                return;
+            }
+            r->phase_execs = 0;
+            r->cp_phase_sum = 0;
+            r->phase_min = UINT64_MAX;
+            r->phase_max = 0;
+        }
+        return;
+    }
+}

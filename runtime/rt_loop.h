@@ -1,0 +1,13 @@
+/* rt_loop.h: the per-region placement loop (see DESIGN.md, "The placement loop"). */
+#ifndef OMPNUMA_RT_LOOP_H
+#define OMPNUMA_RT_LOOP_H
+
+#include <stdint.h>
+#include "rt_region.h"
+
+/* The primary thread, after execution of r whose critical path was cp ns.
+ * Advances r through sampling -> baseline -> decision -> verification ->
+ * settled, re-opening sampling on drift. Allocates only when deciding. */
+void rt_loop_region_end(rt_region_t *r, uint64_t cp);
+
+#endif

@@ -1,0 +1,205 @@
+/* rt_region.c: the region table (lock-free lookup) and the per-thread events that time each region. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rt_affinity.h"
+#include "rt_counters.h"
+#include "rt_log.h"
+#include "rt_loop.h"
+#include "rt_region.h"
+#include "rt_runtime.h"
+
+/* Open addressing over (codeptr, team size). A program has tens of parallel
+ * regions, rarely hundreds; a full table leaves new regions unmeasured. */
+#define TABLE_SIZE 4096
+#define TABLE_MASK (TABLE_SIZE - 1)
+
+static rt_region_t *table[TABLE_SIZE];       /* published with release stores */
+static rt_region_t *by_id[TABLE_SIZE];
+static int nregions;                         /* written under insert_lock */
+static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const outcome_names[RT_OUTCOME_COUNT] = {
+    "sampling", "verifying", "kept", "rolled_back", "unchanged", "no_data", "off",
+};
+
+const char *rt_outcome_name(rt_outcome_t o)
+{
+    return (unsigned)o < RT_OUTCOME_COUNT ? outcome_names[o] : "?";
+}
+
+uint64_t rt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline unsigned slot_of(const void *codeptr, int team_size)
+{
+    uint64_t h = (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full;
+    return (unsigned)(h >> 40) & TABLE_MASK;
+}
+
+static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent)
+{
+    int n = team_size, nd = rt.topo_ok ? rt.topo.nnodes : 1;
+    rt_region_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->busy_last = calloc((size_t)n, sizeof *r->busy_last);
+    r->busy_sum = calloc((size_t)n, sizeof *r->busy_sum);
+    r->tnt = calloc((size_t)n * (size_t)nd, sizeof *r->tnt);
+    r->tnt_samples = calloc((size_t)n, sizeof *r->tnt_samples);
+    r->map_node = malloc((size_t)n * sizeof *r->map_node);
+    r->pin_cpu = malloc((size_t)n * sizeof *r->pin_cpu);
+    r->prev_pin_cpu = malloc((size_t)n * sizeof *r->prev_pin_cpu);
+    r->seen_cpu = malloc((size_t)n * sizeof *r->seen_cpu);
+    if (!r->seen_cpu ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
+        !r->pin_cpu || !r->prev_pin_cpu) {
+        free(r->busy_last); free(r->busy_sum); free(r->tnt); free(r->tnt_samples);
+        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = -1;
+    r->codeptr = codeptr;
+    r->team_size = team_size;
+    r->parent_id = parent ? parent->id : -1;
+    r->level = parent ? parent->level + 1 : 1;
+    r->cp_min = UINT64_MAX;
+    r->phase_min = UINT64_MAX;
+    r->outcome = rt.settings.enabled ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
+    r->measuring = rt.settings.enabled;
+    return r;
+}
+
+rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent)
+{
+    unsigned s = slot_of(codeptr, team_size);
+    for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
+        rt_region_t *r = __atomic_load_n(&table[s], __ATOMIC_ACQUIRE);
+        if (!r)
+            break;
+        if (r->codeptr == codeptr && r->team_size == team_size)
+            return r;
+    }
+    /* First sight: insert under the lock, re-probing since another thread may have won. */
+    pthread_mutex_lock(&insert_lock);
+    rt_region_t *found = NULL;
+    s = slot_of(codeptr, team_size);
+    for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
+        rt_region_t *r = table[s];
+        if (!r) {
+            if (nregions < TABLE_SIZE - 1 && (found = create(codeptr, team_size, parent))) {
+                found->id = nregions;
+                by_id[nregions] = found;
+                __atomic_store_n(&nregions, nregions + 1, __ATOMIC_RELEASE);
+                __atomic_store_n(&table[s], found, __ATOMIC_RELEASE);
+            }
+            break;
+        }
+        if (r->codeptr == codeptr && r->team_size == team_size) {
+            found = r;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&insert_lock);
+    return found;
+}
+
+int rt_region_count(void)
+{
+    return __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);
+}
+
+rt_region_t *rt_region_at(int i)
+{
+    return (i >= 0 && i < rt_region_count()) ? by_id[i] : NULL;
+}
+
+void rt_thread_init(rt_thread_t *thr, int gtid)
+{
+    memset(thr, 0, sizeof *thr);
+    thr->gtid = gtid;
+    thr->pinned_cpu = -1;
+    thr->mask_saved = rt_affinity_get(&thr->mask) == 0;
+}
+
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index)
+{
+    int d = thr->depth++;
+    if (d >= RT_MAX_DEPTH)
+        return;
+    thr->region[d] = r;
+    thr->index[d] = index;
+    thr->arrived[d] = 0;
+    if (!r || index >= r->team_size)
+        return;
+    /* Re-pin only when this thread's place changed: one system call, and none when unchanged. */
+    int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
+    if (cpu != thr->pinned_cpu && r->pins_applied)
+        rt_affinity_place(thr, cpu);
+    if (r->measuring) {
+        r->seen_cpu[index] = sched_getcpu();
+        rt_counters_thread_begin(r, index);
+    }
+    thr->t_begin[d] = rt_now_ns();
+}
+
+void rt_event_barrier_arrive(rt_thread_t *thr)
+{
+    int d = thr->depth - 1;
+    if (d < 0 || d >= RT_MAX_DEPTH || thr->arrived[d])
+        return;
+    rt_region_t *r = thr->region[d];
+    int i = thr->index[d];
+    thr->arrived[d] = 1;
+    if (!r || i >= r->team_size)
+        return;
+    __atomic_store_n(&r->busy_last[i], rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
+    if (r->measuring)
+        rt_counters_thread_end(r, i);
+}
+
+void rt_event_task_end(rt_thread_t *thr)
+{
+    int d = --thr->depth;
+    if (d < 0) {
+        thr->depth = 0;
+        return;
+    }
+    if (d >= RT_MAX_DEPTH)
+        return;
+    /* A region without an implicit barrier event (rare paths) ends its busy time here. */
+    if (!thr->arrived[d])
+        rt_event_barrier_arrive(thr);
+    /* The primary returns to serial code (or to its outer region) with the mask it had. */
+    if (thr->index[d] == 0 && thr->pinned_cpu >= 0) {
+        int outer = -1;
+        if (d > 0 && thr->region[d - 1] && thr->region[d - 1]->pins_applied)
+            outer = thr->region[d - 1]->pin_cpu[thr->index[d - 1]];
+        rt_affinity_place(thr, outer);
+    }
+}
+
+void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
+{
+    (void)thr;
+    uint64_t cp = 0;
+    for (int i = 0; i < r->team_size; i++) {
+        uint64_t b = __atomic_load_n(&r->busy_last[i], __ATOMIC_RELAXED);
+        r->busy_sum[i] += b;
+        if (b > cp)
+            cp = b;
+    }
+    r->executions++;
+    r->cp_sum += cp;
+    if (cp < r->cp_min)
+        r->cp_min = cp;
+    if (cp > r->cp_max)
+        r->cp_max = cp;
+    rt_loop_region_end(r, cp);
+}

@@ -1,0 +1,104 @@
+/* rt_region.h: per-region and per-thread measurement state, driven by the OpenMP layer's events. */
+#ifndef OMPNUMA_RT_REGION_H
+#define OMPNUMA_RT_REGION_H
+
+#include <sched.h>
+#include <stdint.h>
+
+#include "rt_settings.h"
+#include "rt_topology.h"
+
+/* Deepest nesting whose regions are measured; deeper teams still run, unmeasured. */
+#define RT_MAX_DEPTH 8
+
+typedef enum rt_outcome {
+    RT_OUTCOME_SAMPLING = 0, /* still collecting the first executions            */
+    RT_OUTCOME_VERIFYING,    /* a new mapping is applied and being timed          */
+    RT_OUTCOME_KEPT,         /* the new mapping made the region faster: kept      */
+    RT_OUTCOME_ROLLED_BACK,  /* the new mapping was slower: the old one restored  */
+    RT_OUTCOME_UNCHANGED,    /* the decision equals the current placement         */
+    RT_OUTCOME_NO_DATA,      /* no counter source gave references for this region */
+    RT_OUTCOME_OFF,          /* OMP_PLACEMENT=off: measured only                  */
+    RT_OUTCOME_COUNT
+} rt_outcome_t;
+
+const char *rt_outcome_name(rt_outcome_t o);
+
+/*
+ * A parallel region: one code address and one team size. Created at its
+ * first execution (the only allocation); afterwards every field a worker
+ * touches is a preallocated slot of its own.
+ *
+ * Ownership: busy_last[i], tnt row i and the pin read are thread i's; all
+ * other fields are written by the team's primary thread at region end,
+ * after the join barrier made the workers' writes visible.
+ */
+typedef struct rt_region {
+    const void *codeptr;
+    int         team_size;
+    int         id;
+    int         parent_id;      /* -1 for an outermost region */
+    int         level;          /* nesting level, 1 = outermost parallel */
+
+    uint64_t    executions;
+    uint64_t   *busy_last;      /* [team_size] ns, this execution */
+    uint64_t   *busy_sum;       /* [team_size] ns, all executions */
+    uint64_t    cp_sum;         /* sum of critical paths (ns) */
+    uint64_t    cp_min, cp_max;
+
+    /* The placement loop (rt_loop.c). */
+    rt_outcome_t outcome;
+    int          phase_execs;   /* executions in the current phase */
+    uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
+    uint64_t     phase_min, phase_max;
+    int          resamples;     /* times a drift re-opened sampling */
+    double       cp_before_ns;  /* mean critical path before the decision */
+    double       cp_after_ns;   /* mean after it (0 while not measured) */
+    double       noise;         /* relative spread measured while sampling */
+    uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
+    uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
+    int         *map_node;      /* [team_size] decided node, -1 undecided */
+    int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
+    int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
+    int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
+    int          measuring;     /* 1: counters on (sampling), 0: timing only */
+    int          decision_policy;
+    double       decision_us;
+    double       predicted_before, predicted_after;
+    int          pins_applied;  /* 0 in dry-run mode */
+} rt_region_t;
+
+/* Per OpenMP thread, allocated at thread begin. */
+typedef struct rt_thread {
+    int          gtid;            /* ompnuma's thread number, from 0 */
+    int          pinned_cpu;      /* CPU this thread was last pinned to by us, -1 none */
+    int          depth;           /* regions entered (stack below) */
+    rt_region_t *region[RT_MAX_DEPTH];
+    int          index[RT_MAX_DEPTH];
+    uint64_t     t_begin[RT_MAX_DEPTH];
+    int          arrived[RT_MAX_DEPTH];
+    rt_region_t *ended;           /* region whose primary implicit task just ended */
+    int          mask_saved;      /* the thread's original mask is in `mask` */
+    cpu_set_t    mask;
+} rt_thread_t;
+
+/* Lookup, inserting on first sight (takes a lock and allocates only then).
+ * parent may be NULL. NULL when the table is full or memory ran out. */
+rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent);
+
+/* Visit every known region in creation order. */
+int          rt_region_count(void);
+rt_region_t *rt_region_at(int i);
+
+/* Events, in the order a thread sees them. Cheap: at most one clock read
+ * each, no lock, no allocation. */
+void rt_thread_init(rt_thread_t *thr, int gtid);
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index);
+void rt_event_barrier_arrive(rt_thread_t *thr);
+void rt_event_task_end(rt_thread_t *thr);
+/* The primary, after the join barrier. */
+void rt_event_region_end(rt_thread_t *thr, rt_region_t *r);
+
+uint64_t rt_now_ns(void);
+
+#endif

@@ -1,0 +1,209 @@
+/* rt_report.c: write the exit report: JSON for tools, a short table for people. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_log.h"
+#include "rt_region.h"
+#include "rt_report.h"
+#include "rt_runtime.h"
+#include "rt_sources.h"
+
+#define SCHEMA "ompnuma-report/1"
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_u64_array(FILE *f, const uint64_t *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+    fputc(']', f);
+}
+
+static void json_int_array(FILE *f, const int *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%d", i ? "," : "", v[i]);
+    fputc(']', f);
+}
+
+static void json_topology(FILE *f)
+{
+    const rt_topo_t *t = &rt.topo;
+    fprintf(f, "\"topology\":{\"origin\":");
+    json_string(f, t->origin);
+    fprintf(f, ",\"nodes\":%d,\"cpus\":%d,\"this_system\":%s,\"cpus_per_node\":[", t->nnodes, t->ncpus,
+            t->this_system ? "true" : "false");
+    for (int n = 0; n < t->nnodes; n++) {
+        fputs(n ? "," : "", f);
+        json_int_array(f, t->cpus[n], t->capacity[n]);
+    }
+    fprintf(f, "],\"memory_bytes\":");
+    json_u64_array(f, t->memory, t->nnodes);
+    fprintf(f, ",\"distances\":[");
+    for (int i = 0; i < t->nnodes; i++) {
+        fputs(i ? ",[" : "[", f);
+        for (int j = 0; j < t->nnodes; j++)
+            fprintf(f, "%s%g", j ? "," : "", t->distance[i * t->nnodes + j]);
+        fputc(']', f);
+    }
+    fprintf(f, "],\"distances_known\":%s,\"numa_factor\":%.4g}", t->distances_known ? "true" : "false",
+            rt.numa_factor);
+}
+
+static void json_region(FILE *f, const rt_region_t *r)
+{
+    char sym[160], addr[32];
+    int nd = rt.topo.nnodes;
+    rt_symbolize(r->codeptr, sym, sizeof sym);
+    snprintf(addr, sizeof addr, "%p", r->codeptr);
+    fprintf(f, "{\"id\":%d,\"codeptr\":", r->id);
+    json_string(f, addr);
+    fprintf(f, ",\"symbol\":");
+    json_string(f, sym);
+    fprintf(f, ",\"parent\":%d,\"level\":%d,\"team_size\":%d,\"executions\":%llu,\"busy_ns\":[", r->parent_id,
+            r->level, r->team_size, (unsigned long long)r->executions);
+    for (int i = 0; i < r->team_size; i++)
+        fprintf(f, "%s%llu", i ? "," : "",
+                (unsigned long long)(r->executions ? r->busy_sum[i] / r->executions : 0));
+    fprintf(f, "],\"critical_path_ns\":{\"mean\":%.0f,\"min\":%llu,\"max\":%llu,\"before\":%.0f,\"after\":%.0f}",
+            r->executions ? (double)r->cp_sum / (double)r->executions : 0.0,
+            (unsigned long long)(r->executions ? r->cp_min : 0), (unsigned long long)r->cp_max,
+            r->cp_before_ns, r->cp_after_ns);
+    fprintf(f, ",\"tnt\":[");
+    for (int i = 0; i < r->team_size; i++) {
+        fputs(i ? "," : "", f);
+        json_u64_array(f, r->tnt + (size_t)i * (size_t)nd, nd);
+    }
+    fprintf(f, "],\"tnt_samples\":");
+    json_u64_array(f, r->tnt_samples, r->team_size);
+    fprintf(f, ",\"mapping\":");
+    if (r->map_node[0] >= 0)
+        json_int_array(f, r->map_node, r->team_size);
+    else
+        fputs("null", f);
+    fprintf(f, ",\"cpus\":");
+    json_int_array(f, r->pin_cpu, r->team_size);
+    fprintf(f, ",\"pins_applied\":%s,\"outcome\":", r->pins_applied ? "true" : "false");
+    json_string(f, rt_outcome_name(r->outcome));
+    fprintf(f, ",\"decision\":");
+    if (r->map_node[0] >= 0) {
+        fprintf(f, "{\"policy\":");
+        json_string(f, pl_policy_name((pl_policy_t)r->decision_policy));
+        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f}",
+                r->decision_us, r->predicted_before, r->predicted_after, r->noise);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ",\"resamples\":%d}", r->resamples);
+}
+
+int rt_report_json(FILE *f)
+{
+    char placement[PATH_MAX + 256], exe[PATH_MAX] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    rt_settings_format(&rt.settings, placement, sizeof placement);
+    fprintf(f, "{\"schema\":\"%s\",\"program\":", SCHEMA);
+    json_string(f, exe);
+    fprintf(f, ",\"pid\":%d,\"settings\":{\"OMP_PLACEMENT\":", (int)getpid());
+    json_string(f, placement);
+    fprintf(f, "},\"policy\":");
+    json_string(f, rt.settings.enabled ? pl_policy_name(rt.settings.policy) : "off");
+    fputc(',', f);
+    json_topology(f);
+    fprintf(f, ",\"pinning\":{\"applied\":%s,\"mode\":", rt.pins_apply ? "true" : "false");
+    json_string(f, rt.pin_mode);
+    fprintf(f, ",\"binding_note\":");
+    json_string(f, rt.binding_note);
+    fprintf(f, "},\"source\":{\"used\":");
+    if (rt.source_used == RT_SOURCE_AUTO)
+        fputs("null", f);
+    else
+        json_string(f, rt_source_name(rt.source_used));
+    fprintf(f, ",\"unavailable\":{");
+    int first = 1;
+    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
+        if (!rt.source_reason[s][0])
+            continue;
+        fprintf(f, "%s\"%s\":", first ? "" : ",", rt_source_name(s));
+        json_string(f, rt.source_reason[s]);
+        first = 0;
+    }
+    fprintf(f, "}},\"regions\":[");
+    for (int i = 0; i < rt_region_count(); i++) {
+        fputs(i ? "," : "", f);
+        json_region(f, rt_region_at(i));
+    }
+    fprintf(f, "]}\n");
+    return ferror(f) ? -1 : 0;
+}
+
+void rt_report_text(FILE *f)
+{
+    fprintf(f, "ompnuma: policy %s, source %s, %d node%s / %d cpus (%s), NUMA factor %.2f, pins %s\n",
+            rt.settings.enabled ? pl_policy_name(rt.settings.policy) : "off",
+            rt.source_used == RT_SOURCE_AUTO ? "none" : rt_source_name(rt.source_used), rt.topo.nnodes,
+            rt.topo.nnodes == 1 ? "" : "s", rt.topo.ncpus, rt.topo.origin, rt.numa_factor,
+            rt.pins_apply ? "applied" : "not applied (dry run)");
+    if (rt.binding_note[0])
+        fprintf(f, "ompnuma: %s\n", rt.binding_note);
+    fprintf(f, "ompnuma: %3s %-28s %4s %8s %12s %12s %12s  %-11s %s\n", "id", "region", "team", "execs",
+            "crit_path_us", "before_us", "after_us", "outcome", "cpus");
+    for (int i = 0; i < rt_region_count(); i++) {
+        const rt_region_t *r = rt_region_at(i);
+        char sym[160], cpus[128];
+        rt_symbolize(r->codeptr, sym, sizeof sym);
+        size_t n = 0;
+        cpus[0] = '\0';
+        for (int t = 0; t < r->team_size && n < sizeof cpus - 16; t++)
+            n += (size_t)snprintf(cpus + n, sizeof cpus - n, "%s%d", t ? "," : "", r->pin_cpu[t]);
+        if (n >= sizeof cpus - 16)
+            snprintf(cpus + n, sizeof cpus - n, ",...");
+        fprintf(f, "ompnuma: %3d %-28.28s %4d %8llu %12.1f %12.1f %12.1f  %-11s %s\n", r->id, sym, r->team_size,
+                (unsigned long long)r->executions,
+                r->executions ? (double)r->cp_sum / (double)r->executions / 1e3 : 0.0, r->cp_before_ns / 1e3,
+                r->cp_after_ns / 1e3, rt_outcome_name(r->outcome), cpus);
+    }
+    fflush(f);
+}
+
+void rt_report_write(void)
+{
+    switch (rt.settings.report) {
+    case RT_REPORT_NONE:
+        return;
+    case RT_REPORT_STDERR:
+        rt_report_text(stderr);
+        return;
+    case RT_REPORT_FILE: {
+        FILE *f = fopen(rt.settings.report_path, "w");
+        if (!f) {
+            rt_warn("OMP_PLACEMENT_REPORT=\"%s\": cannot open: %s; no report written", rt.settings.report_path,
+                    strerror(errno));
+            return;
+        }
+        int rc = rt_report_json(f);
+        if (fclose(f) != 0 || rc != 0)
+            rt_warn("OMP_PLACEMENT_REPORT=\"%s\": write failed: %s", rt.settings.report_path, strerror(errno));
+        return;
+    }
+    }
+}

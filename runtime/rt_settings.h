@@ -1,0 +1,65 @@
+/* rt_settings.h: every OMP_PLACEMENT* environment variable, parsed once through one table. */
+#ifndef OMPNUMA_RT_SETTINGS_H
+#define OMPNUMA_RT_SETTINGS_H
+
+#include <limits.h>
+#include <stdio.h>
+#include "pl.h"
+
+typedef enum rt_source {
+    RT_SOURCE_AUTO = 0,
+    RT_SOURCE_PERF,
+    RT_SOURCE_PAPI,
+    RT_SOURCE_PAGEFAULT,
+    RT_SOURCE_HINTS,
+    RT_SOURCE_REPLAY,
+    RT_SOURCE_COUNT
+} rt_source_t;
+
+typedef enum rt_report_mode {
+    RT_REPORT_NONE = 0,
+    RT_REPORT_STDERR,     /* readable summary on stderr */
+    RT_REPORT_FILE        /* JSON into report_path */
+} rt_report_mode_t;
+
+/* Pages the pagefault source may protect: only what the omp_numa_* API
+ * manages, or also large anonymous mappings and the data/bss segments. */
+typedef enum rt_track {
+    RT_TRACK_API = 0,
+    RT_TRACK_ANON,
+    RT_TRACK_ALL
+} rt_track_t;
+
+typedef struct rt_settings {
+    int              enabled;        /* 0 when OMP_PLACEMENT=off */
+    pl_policy_t      policy;
+    int              sample;         /* executions sampled before deciding */
+    double           numa_factor;    /* 0 = auto (from the distance matrix) */
+    rt_source_t      source;
+    char             replay_path[PATH_MAX];
+    int              verify;         /* measure after a move and roll back if slower */
+    int              dry_run;        /* record intended pins, apply none */
+    rt_track_t       track;
+    rt_report_mode_t report;
+    char             report_path[PATH_MAX];
+    int              verbose;        /* 0, 1 decisions, 2 every event of interest */
+    int              display_env;    /* 0, 1 (true), 2 (verbose) */
+} rt_settings_t;
+
+/* Defaults, then the environment. Every bad value gives exactly one
+ * warning naming the variable, the value and what is used instead. */
+void rt_settings_load(rt_settings_t *s);
+
+/* The same for explicit values (NULL = unset), for tests and the CLI. */
+void rt_settings_parse(rt_settings_t *s, const char *placement, const char *report,
+                       const char *verbose, const char *display_env);
+
+/* OMP_DISPLAY_ENV-style dump of the effective settings. */
+void rt_settings_print(const rt_settings_t *s, FILE *out);
+
+/* "critpath,sample=4,..." : the canonical OMP_PLACEMENT string. */
+void rt_settings_format(const rt_settings_t *s, char *buf, size_t len);
+
+const char *rt_source_name(rt_source_t source);
+
+#endif

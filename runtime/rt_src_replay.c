@@ -1,0 +1,124 @@
+/* rt_src_replay.c: the replay counter source: TNTs read from a CSV file, per region or for all. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_log.h"
+#include "rt_runtime.h"
+#include "rt_sources.h"
+
+static pl_csv_table_t *tables;
+static uint64_t *cells;
+static int ntables;
+
+static int probe(char *why, size_t len)
+{
+    if (rt.settings.source != RT_SOURCE_REPLAY) {
+        snprintf(why, len, "needs OMP_PLACEMENT source=replay:FILE");
+        return -1;
+    }
+    return 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *bigger = realloc(buf, cap *= 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = bigger;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static void start(void)
+{
+    size_t len, ncells = 0;
+    char err[256] = "";
+    char *text = slurp(rt.settings.replay_path, &len);
+    if (!text) {
+        rt_warn("OMP_PLACEMENT source=replay:%s: cannot read: %s; no references replayed",
+                rt.settings.replay_path, strerror(errno));
+        return;
+    }
+    int n = pl_csv_parse(text, len, NULL, 0, NULL, 0, &ncells, err, sizeof err);
+    if (n > 0) {
+        tables = calloc((size_t)n, sizeof *tables);
+        cells = calloc(ncells ? ncells : 1, sizeof *cells);
+        if (tables && cells)
+            n = pl_csv_parse(text, len, tables, n, cells, ncells, &ncells, err, sizeof err);
+        else
+            n = -ENOMEM;
+    }
+    free(text);
+    if (n < 0) {
+        rt_warn("OMP_PLACEMENT source=replay:%s: %s; no references replayed", rt.settings.replay_path,
+                err[0] ? err : strerror(-n));
+        free(tables);
+        free(cells);
+        tables = NULL;
+        cells = NULL;
+        return;
+    }
+    ntables = n;
+}
+
+/* The table named after this region (its symbol+offset, its address, or its
+ * function's name), else the unnamed table, else none. */
+static const pl_csv_table_t *table_for(const rt_region_t *r)
+{
+    char sym[160], addr[32];
+    rt_symbolize(r->codeptr, sym, sizeof sym);
+    snprintf(addr, sizeof addr, "%p", r->codeptr);
+    size_t fn = strcspn(sym, "+");
+    const pl_csv_table_t *fallback = NULL;
+    for (int i = 0; i < ntables; i++) {
+        const char *name = tables[i].name;
+        if (!name[0]) {
+            if (!fallback)
+                fallback = &tables[i];
+        } else if (!strcmp(name, sym) || !strcmp(name, addr) ||
+                   (strlen(name) == fn && !strncmp(name, sym, fn))) {
+            return &tables[i];
+        }
+    }
+    return fallback;
+}
+
+static uint64_t region_end(rt_region_t *r)
+{
+    const pl_csv_table_t *t = table_for(r);
+    int nd = rt.topo.nnodes;
+    if (!t || r->tnt_samples[0])  /* a table is replayed once per region */
+        return 0;
+    if (t->nthreads != r->team_size || t->nnodes != nd) {
+        rt_verbose(1, "replay: region %d: table \"%s\" is %dx%d, the region needs %dx%d; skipped",
+                   r->id, t->name, t->nthreads, t->nnodes, r->team_size, nd);
+        return 0;
+    }
+    memcpy(r->tnt, t->refs, (size_t)r->team_size * (size_t)nd * sizeof *r->tnt);
+    for (int i = 0; i < r->team_size; i++)
+        r->tnt_samples[i] = 1;
+    return (uint64_t)r->team_size;
+}
+
+const rt_source_ops_t rt_source_replay = {
+    .probe = probe,
+    .start = start,
+    .region_end = region_end,
+    .intrusive = 0,
+};

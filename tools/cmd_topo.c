@@ -1,0 +1,129 @@
+/* cmd_topo.c: `ompnuma topo`: the topology model, distances, NUMA factor, and what each counter source can do here. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "rt_affinity.h"
+#include "rt_counters.h"
+#include "rt_runtime.h"
+#include "rt_topology.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ompnuma topo [--topology SPEC] [--format text|json]\n"
+            "\n"
+            "Shows the NUMA topology ompnuma sees (this machine, or SPEC: an hwloc synthetic\n"
+            "string, an hwloc XML file, or nodes=N,cores=C[,factor=F]), its distance matrix\n"
+            "and NUMA factor, whether pins apply, and which counter sources work here.\n");
+}
+
+static void print_text(const rt_topo_t *t)
+{
+    printf("topology: %s\n", t->origin);
+    printf("nodes: %d, cpus: %d, this system: %s\n", t->nnodes, t->ncpus, t->this_system ? "yes" : "no");
+    for (int n = 0; n < t->nnodes; n++) {
+        printf("node %d (os %d): %d cpus [", n, t->os_index[n], t->capacity[n]);
+        for (int c = 0; c < t->capacity[n]; c++)
+            printf("%s%d", c ? "," : "", t->cpus[n][c]);
+        printf("], %.1f MiB\n", (double)t->memory[n] / (1024.0 * 1024.0));
+    }
+    printf("distances%s:\n", t->distances_known ? "" : " (not reported; assumed)");
+    for (int i = 0; i < t->nnodes; i++) {
+        printf(" ");
+        for (int j = 0; j < t->nnodes; j++)
+            printf(" %5.1f", t->distance[i * t->nnodes + j]);
+        printf("\n");
+    }
+    printf("numa factor: %.2f\n", t->numa_factor);
+    printf("pins: %s\n", rt.pin_mode);
+    printf("counter sources:\n");
+    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
+        printf("  %-10s %s\n", rt_source_name((rt_source_t)s),
+               rt.source_reason[s][0] ? rt.source_reason[s] : "available");
+}
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_json(const rt_topo_t *t)
+{
+    printf("{\"origin\":");
+    json_str(t->origin);
+    printf(",\"nodes\":%d,\"cpus\":%d,\"this_system\":%s,\"cpus_per_node\":[", t->nnodes, t->ncpus,
+           t->this_system ? "true" : "false");
+    for (int n = 0; n < t->nnodes; n++) {
+        printf("%s[", n ? "," : "");
+        for (int c = 0; c < t->capacity[n]; c++)
+            printf("%s%d", c ? "," : "", t->cpus[n][c]);
+        printf("]");
+    }
+    printf("],\"distances\":[");
+    for (int i = 0; i < t->nnodes; i++) {
+        printf("%s[", i ? "," : "");
+        for (int j = 0; j < t->nnodes; j++)
+            printf("%s%g", j ? "," : "", t->distance[i * t->nnodes + j]);
+        printf("]");
+    }
+    printf("],\"numa_factor\":%.4g,\"pins\":", t->numa_factor);
+    json_str(rt.pin_mode);
+    printf(",\"sources\":{");
+    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
+        printf("%s\"%s\":", s > RT_SOURCE_PERF ? "," : "", rt_source_name((rt_source_t)s));
+        if (rt.source_reason[s][0])
+            json_str(rt.source_reason[s]);
+        else
+            printf("null");
+    }
+    printf("}}\n");
+}
+
+int ompnuma_cmd_topo(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"topology", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *spec = NULL, *format = "text";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:f:h", options, NULL)) != -1) {
+        switch (c) {
+        case 't': spec = optarg; break;
+        case 'f': format = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
+        usage(stderr);
+        return 2;
+    }
+    /* The same view the runtime takes at start-up, settings included. */
+    rt_settings_load(&rt.settings);
+    char err[256];
+    if (rt_topo_load(spec, &rt.topo, err, sizeof err) != 0) {
+        fprintf(stderr, "ompnuma topo: %s\n", err);
+        return 2;
+    }
+    rt.topo_ok = 1;
+    rt_affinity_init();
+    rt_counters_probe();
+    if (!strcmp(format, "json"))
+        print_json(&rt.topo);
+    else
+        print_text(&rt.topo);
+    rt_topo_free(&rt.topo);
+    return 0;
+}
