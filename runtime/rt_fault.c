@@ -36,11 +36,19 @@ static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static _Atomic uint64_t st_resolved, st_forwarded, st_reinstalled;
 
-/* How many times this thread is inside a handler we forwarded to. A handler
- * that chains back to us while we forward to it comes back with depth > 0
- * and is sent further down the chain instead of looping. initial-exec: TLS
- * access must not allocate inside a signal handler. */
-static __thread int fwd_depth __attribute__((tls_model("initial-exec")));
+/* Chain depth of a delivery. A handler we forward to that chains back to us
+ * passes the siginfo we gave it; we mark that siginfo with the depth in its
+ * last 8 bytes, which the kernel zeroes on every delivery (they lie past the
+ * fields any SIGSEGV uses). A fresh fault therefore always reads depth 0,
+ * even when a handler left an earlier delivery with siglongjmp, which a
+ * per-thread counter would not survive. */
+#define TAG_MAGIC 0x6f6d706e756d6100ull
+static uint64_t *tag_of(siginfo_t *si) { return (uint64_t *)((char *)si + sizeof *si) - 1; }
+static int depth_of(siginfo_t *si)
+{
+    uint64_t t = *tag_of(si);
+    return (t & ~0xffull) == TAG_MAGIC ? (int)(t & 0xff) : 0;
+}
 
 static void dispatch(int sig, siginfo_t *si, void *uc);
 
@@ -50,7 +58,7 @@ static int is_ours(const struct sigaction *sa)
 }
 
 /* Deliver to the previous action number k (or the default when k < 0). */
-static void forward(int sig, siginfo_t *si, void *uc, int k)
+static void forward(int sig, siginfo_t *si, void *uc, int k, int depth)
 {
     atomic_fetch_add(&st_forwarded, 1);
     struct sigaction *pa = k >= 0 ? &chain[k] : NULL;
@@ -62,9 +70,10 @@ static void forward(int sig, siginfo_t *si, void *uc, int k)
         if (pa->sa_flags & SA_RESETHAND)
             pa->sa_handler = SIG_DFL, pa->sa_flags &= ~SA_SIGINFO;
         pthread_sigmask(SIG_BLOCK, &pa->sa_mask, &old);
-        fwd_depth++;
+        uint64_t saved = *tag_of(si);
+        *tag_of(si) = TAG_MAGIC | (uint64_t)(depth + 1);
         fn(sig, si, uc);
-        fwd_depth--;
+        *tag_of(si) = saved;
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         return;
     }
@@ -74,9 +83,7 @@ static void forward(int sig, siginfo_t *si, void *uc, int k)
         if (pa->sa_flags & SA_RESETHAND)
             pa->sa_handler = SIG_DFL;
         pthread_sigmask(SIG_BLOCK, &pa->sa_mask, &old);
-        fwd_depth++;
-        fn(sig);
-        fwd_depth--;
+        fn(sig);   /* a plain handler gets no siginfo, so it cannot chain back with it */
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         return;
     }
@@ -100,7 +107,7 @@ static void forward(int sig, siginfo_t *si, void *uc, int k)
 static void dispatch(int sig, siginfo_t *si, void *uc)
 {
     int saved_errno = errno;
-    int depth = fwd_depth;
+    int depth = depth_of(si);
 
     /* Claims only concern faults the kernel raised, and only on the first
      * entry: when a handler we forwarded to chains back, the claims have
@@ -141,7 +148,7 @@ static void dispatch(int sig, siginfo_t *si, void *uc)
         }
     }
     int top = atomic_load(&nchain) - 1;
-    forward(sig, si, uc, top - depth);
+    forward(sig, si, uc, top - depth, depth);
     errno = saved_errno;
 }
 

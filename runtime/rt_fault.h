@@ -36,9 +36,11 @@
  * the installed action each time a range is claimed and, when ours is no
  * longer there, installs ours again with the program's handler as the new
  * "previous" action: the program still receives all of its own faults. A
- * handler that chains back to us while we forward to it is detected per
- * thread and sent one level further down the chain, so the two never loop.
- * Handlers installed between two claims are not seen until the next claim.
+ * handler that chains back to us while we forward to it is recognised by the
+ * siginfo it passes back (precondition: it passes the siginfo it received,
+ * not a copy) and the fault goes one level further down the chain, so the
+ * two never loop. Leaving a handler with siglongjmp is fine. Handlers
+ * installed between two claims are not seen until the next claim.
  */
 
 /* A resolver's verdict. */
