@@ -52,6 +52,9 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     /* The team size is known only at implicit-task begin; until then the
      * region is its code address, which every team member reads. */
     parallel_data->ptr = (void *)codeptr_ra;
+    rt_thread_t *thr = thread_self();
+    if (thr)
+        rt_event_parallel_begin(thr, codeptr_ra, (int)requested);
     OM_CHAIN(ompt_callback_parallel_begin, ompt_callback_parallel_begin_t, encountering_task_data, frame,
              parallel_data, requested, flags, codeptr_ra);
 }

@@ -13,19 +13,18 @@
 static const rt_source_ops_t *const sources[RT_SOURCE_COUNT] = {
     [RT_SOURCE_PERF] = &rt_source_perf,
     [RT_SOURCE_PAPI] = &rt_source_papi,
+    [RT_SOURCE_PAGEFAULT] = &rt_source_pagefault,
+    [RT_SOURCE_HINTS] = &rt_source_hints,
     [RT_SOURCE_REPLAY] = &rt_source_replay,
 };
-static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_PAPI};
+static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_PAPI, RT_SOURCE_PAGEFAULT,
+                                         RT_SOURCE_HINTS};
 
 static const rt_source_ops_t *active;
 
 void rt_counters_probe(void)
 {
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
-        if (!sources[s]) {
-            snprintf(rt.source_reason[s], sizeof rt.source_reason[s], "not built");
-            continue;
-        }
         char *why = rt.source_reason[s];
         why[0] = '\0';
         if (sources[s]->probe(why, sizeof rt.source_reason[s]) != 0 && !why[0])
@@ -47,8 +46,11 @@ void rt_counters_init(void)
                     rt_source_name(want), rt.source_reason[want]);
         }
     }
+    /* pagefault with track=api protects nothing of the program: then the
+     * program's own attach hints are the better software source. */
     for (size_t i = 0; rt.source_used == RT_SOURCE_AUTO && i < sizeof auto_order / sizeof *auto_order; i++)
-        if (!rt.source_reason[auto_order[i]][0])
+        if (!rt.source_reason[auto_order[i]][0] &&
+            !(auto_order[i] == RT_SOURCE_PAGEFAULT && rt.settings.track == RT_TRACK_API))
             rt.source_used = auto_order[i];
     if (rt.source_used != RT_SOURCE_AUTO) {
         active = sources[rt.source_used];
@@ -59,6 +61,12 @@ void rt_counters_init(void)
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
         if (rt.source_reason[s][0])
             rt_verbose(1, "counter source %s unavailable: %s", rt_source_name(s), rt.source_reason[s]);
+}
+
+void rt_counters_region_begin(rt_region_t *r)
+{
+    if (active && active->region_begin)
+        active->region_begin(r);
 }
 
 void rt_counters_thread_begin(rt_region_t *r, int index)

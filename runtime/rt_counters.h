@@ -11,13 +11,17 @@ void rt_counters_init(void);
 /* Only the probes: fill rt.source_reason ("" for each source that works). */
 void rt_counters_probe(void);
 
+/* Before the team of a sampled execution of r forks (encountering thread). */
+void rt_counters_region_begin(rt_region_t *r);
+
 /* Thread index of region r starts / stops being measured (sampling
  * executions only). Called from the thread itself. */
 void rt_counters_thread_begin(rt_region_t *r, int index);
 void rt_counters_thread_end(rt_region_t *r, int index);
 
-/* The primary, at the end of a sampling execution: fold what the threads
- * collected into r->tnt. Returns the number of samples added. */
+/* The primary, at the end of every execution of r: remove what the source
+ * armed for it and, when r is being sampled, fold what the threads collected
+ * into r->tnt. Returns the number of samples added. */
 uint64_t rt_counters_region_end(rt_region_t *r);
 
 /* Whether the chosen source slows the execution it samples (its timings

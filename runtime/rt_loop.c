@@ -10,9 +10,12 @@
 /* Below this relative spread, timing differences are treated as noise
  * anyway: even a quiet machine jitters by about a percent. */
 #define MIN_NOISE 0.02
-/* A settled region whose mean critical path drifts by more than this
- * (relative, over a window of `sample` executions) is sampled again. */
-#define DRIFT 0.5
+/* A settled region whose mean critical path over a window of
+ * DRIFT_WINDOW x `sample` executions moves by more than this factor from
+ * the settled value is sampled again. Wide on purpose: shared 2-core
+ * machines jitter by 50 % from window to window, a phase change is larger. */
+#define DRIFT 1.0
+#define DRIFT_WINDOW 4
 
 static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
 {
@@ -172,7 +175,6 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         if (r->measuring) {
             /* Counting executions: their times are not a fair baseline when
              * the source slows them, so a timing-only phase follows. */
-            rt_counters_region_end(r);
             phase_add(r, cp);
             if (r->phase_execs < sample)
                 return;
@@ -199,9 +201,9 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             end_verify(r);
         return;
     default:
-        /* Settled: watch for drift over windows of `sample` executions. */
+        /* Settled: watch for drift over windows of executions. */
         phase_add(r, cp);
-        if (r->phase_execs < sample)
+        if (r->phase_execs < DRIFT_WINDOW * sample)
             return;
         {
             double mean = phase_mean(r), ref = r->cp_after_ns > 0 ? r->cp_after_ns : r->cp_before_ns;

@@ -128,6 +128,19 @@ void rt_thread_init(rt_thread_t *thr, int gtid)
     thr->mask_saved = rt_affinity_get(&thr->mask) == 0;
 }
 
+void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested)
+{
+    if (!rt.settings.enabled || requested < 1)
+        return;
+    int d = thr->depth;
+    const rt_region_t *parent = (d > 0 && d <= RT_MAX_DEPTH) ? thr->region[d - 1] : NULL;
+    /* Created here so that a region's very first execution (often the one
+     * that first-touches the data) is sampled too. */
+    rt_region_t *r = rt_region_get(codeptr, requested, parent);
+    if (r && r->outcome == RT_OUTCOME_SAMPLING && r->measuring)
+        rt_counters_region_begin(r);
+}
+
 void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index)
 {
     int d = thr->depth++;
@@ -201,5 +214,6 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
         r->cp_min = cp;
     if (cp > r->cp_max)
         r->cp_max = cp;
+    rt_counters_region_end(r);
     rt_loop_region_end(r, cp);
 }

@@ -93,6 +93,9 @@ rt_region_t *rt_region_at(int i);
 /* Events, in the order a thread sees them. Cheap: at most one clock read
  * each, no lock, no allocation. */
 void rt_thread_init(rt_thread_t *thr, int gtid);
+/* The encountering thread, before the team forks: arms the counter source
+ * when the region (by its requested team size) is being sampled. */
+void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested);
 void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index);
 void rt_event_barrier_arrive(rt_thread_t *thr);
 void rt_event_task_end(rt_thread_t *thr);

@@ -11,6 +11,8 @@ typedef struct rt_source_ops {
     int      (*probe)(char *why, size_t len);
     /* Once, when chosen. May be NULL. */
     void     (*start)(void);
+    /* The encountering thread, before a sampled execution's team forks. May be NULL. */
+    void     (*region_begin)(rt_region_t *r);
     /* Called by thread `index` around its part of a sampled execution. May be NULL. */
     void     (*thread_begin)(rt_region_t *r, int index);
     void     (*thread_end)(rt_region_t *r, int index);

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""report.py: `ompnuma report F.json`: render an ompnuma exit report as tables, optionally validating it."""
+import argparse
+import json
+import os
+import sys
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_schema.json")
+
+
+def validate(report):
+    """Return a list of schema violations (empty when valid)."""
+    try:
+        import jsonschema
+    except ImportError:
+        return ["jsonschema is not installed: cannot validate (pip install jsonschema)"]
+    with open(SCHEMA) as f:
+        schema = json.load(f)
+    validator = jsonschema.Draft202012Validator(schema)
+    return ["{}: {}".format("/".join(str(p) for p in e.absolute_path) or "(root)", e.message)
+            for e in validator.iter_errors(report)]
+
+
+def us(ns):
+    return "{:.1f}".format(ns / 1e3) if ns else "-"
+
+
+def render(r, out, show_tnt):
+    topo = r["topology"]
+    src = r["source"]
+    out.write("program   {}\n".format(r["program"]))
+    out.write("policy    {}   ({})\n".format(r["policy"], r["settings"]["OMP_PLACEMENT"]))
+    out.write("topology  {}: {} nodes, {} cpus, NUMA factor {:.2f}{}\n".format(
+        topo["origin"], topo["nodes"], topo["cpus"], topo["numa_factor"],
+        "" if topo["distances_known"] else " (distances assumed)"))
+    out.write("pins      {}\n".format(r["pinning"]["mode"]))
+    if r["pinning"]["binding_note"]:
+        out.write("binding   {}\n".format(r["pinning"]["binding_note"]))
+    out.write("source    {}\n".format(src["used"] or "none"))
+    for name, why in sorted(src["unavailable"].items()):
+        out.write("          {:10s} unavailable: {}\n".format(name, why))
+    out.write("\n")
+    head = "{:>3} {:>6} {:<28} {:>4} {:>8} {:>12} {:>11} {:>11} {:<11} {}\n"
+    out.write(head.format("id", "parent", "region", "team", "execs", "crit_path_us", "before_us",
+                          "after_us", "outcome", "cpus"))
+    for g in r["regions"]:
+        cp = g["critical_path_ns"]
+        out.write(head.format(g["id"], g["parent"], g["symbol"][:28], g["team_size"], g["executions"],
+                              us(cp["mean"]), us(cp["before"]), us(cp["after"]), g["outcome"],
+                              ",".join(str(c) for c in g["cpus"])))
+    if show_tnt:
+        for g in r["regions"]:
+            if not any(any(row) for row in g["tnt"]):
+                continue
+            out.write("\nregion {} ({}) TNT, references per node:\n".format(g["id"], g["symbol"]))
+            for t, row in enumerate(g["tnt"]):
+                node = g["mapping"][t] if g["mapping"] else "-"
+                out.write("  thread {:>3} -> node {:>2}: {}\n".format(t, node, " ".join("{:>10}".format(v) for v in row)))
+            d = g["decision"]
+            if d:
+                out.write("  decided by {} in {:.1f} us; predicted {:.4g} -> {:.4g}\n".format(
+                    d["policy"], d["decision_us"], d["predicted_before"], d["predicted_after"]))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="ompnuma report", description=__doc__.split(": ", 1)[1])
+    ap.add_argument("report", help="the JSON file OMP_PLACEMENT_REPORT wrote")
+    ap.add_argument("--validate", action="store_true", help="check it against the schema; exit 1 if invalid")
+    ap.add_argument("--tnt", action="store_true", help="also print each region's thread-node table")
+    args = ap.parse_args(argv)
+    try:
+        with open(args.report) as f:
+            report = json.load(f)
+    except (OSError, ValueError) as e:
+        print("ompnuma report: {}: {}".format(args.report, e), file=sys.stderr)
+        return 2
+    if args.validate:
+        errors = validate(report)
+        for e in errors:
+            print("ompnuma report: invalid: {}".format(e), file=sys.stderr)
+        if errors:
+            return 1
+        print("valid ompnuma-report/1")
+        return 0
+    try:
+        render(report, sys.stdout, args.tnt)
+    except (KeyError, TypeError) as e:
+        print("ompnuma report: {}: not an ompnuma report ({}); try --validate".format(args.report, e),
+              file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
