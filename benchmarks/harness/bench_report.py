@@ -21,7 +21,8 @@ def summarize(bench, config_names, runs, baseline):
     metrics = {}
     for m in names:
         unit, better = metric_info(m)
-        row = {"unit": unit, "better": better, "median": {}, "min": {}, "max": {}, "n": {}, "ratio": {}}
+        row = {"unit": unit, "better": better, "median": {}, "min": {}, "max": {}, "n": {}, "ratio": {},
+               "paired": {}}
         for c in config_names:
             vals = [r["metrics"][m] for r in mine if r["config"] == c and r["verified"] and m in r["metrics"]]
             if vals:
@@ -32,9 +33,26 @@ def summarize(bench, config_names, runs, baseline):
         base = row["median"].get(baseline)
         for c, v in row["median"].items():
             row["ratio"][c] = v / base if base else None
+            row["paired"][c] = _paired(mine, m, c, baseline)
         metrics[m] = row
     return {"id": bench.id, "program": bench.program, "args": bench.args, "metrics": metrics,
             "verification": verification}
+
+
+def _paired(runs, metric, config, baseline):
+    """Ratios config/baseline of the runs of the same round (they ran back to back, so a slow phase of the
+    machine hits both): their median and quartiles say how much the ratio of medians can be trusted."""
+    by_round = {}
+    for r in runs:
+        if r["verified"] and metric in r["metrics"] and r["config"] in (config, baseline):
+            by_round.setdefault(r["round"], {})[r["config"]] = r["metrics"][metric]
+    ratios = sorted(v[config] / v[baseline] for v in by_round.values()
+                    if config in v and baseline in v and v[baseline])
+    if not ratios:
+        return None
+    q1, _, q3 = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
+    return {"median": statistics.median(ratios), "q1": q1, "q3": q3, "min": ratios[0], "max": ratios[-1],
+            "rounds": len(ratios)}
 
 
 def _fmt(v):
@@ -77,19 +95,31 @@ def print_table(summary, config_names, baseline, skipped, out):
 
 def target_lines(summaries, config, baseline, tolerance, metric="time_s"):
     """Whether `config` stays within `tolerance` of the baseline's median of `metric` on each benchmark
-    (no slower for a lower-is-better metric, no lower rate for a higher-is-better one)."""
-    lines, met, total = [], 0, 0
+    (no slower for a lower-is-better metric, no lower rate for a higher-is-better one). The paired ratios
+    of the rounds are shown beside it; when their interquartile range is wider than the tolerance the
+    verdict is marked noisy: the machine's noise, not ompnuma, decides it."""
+    lines, met, total, noisy = [], 0, 0, 0
     better = metric_info(metric)[1]
     for s in summaries:
-        r = s["metrics"].get(metric, {}).get("ratio", {}).get(config)
+        row = s["metrics"].get(metric, {})
+        r = row.get("ratio", {}).get(config)
         if r is None:
             lines.append("   %-28s no ratio (runs missing or failed)" % s["id"])
             continue
         total += 1
         ok = r <= 1.0 + tolerance if better == "lower" else r >= 1.0 - tolerance
         met += ok
-        lines.append("   %-28s %s/%s %s = %.3f  %s" % (s["id"], config, baseline, metric, r,
-                                                      "within" if ok else "NOT within"))
+        p = row.get("paired", {}).get(config)
+        detail, flag = "", ""
+        if p:
+            detail = "  paired %.3f [IQR %.3f-%.3f, %d rounds]" % (p["median"], p["q1"], p["q3"], p["rounds"])
+            if p["q3"] - p["q1"] > tolerance:
+                flag, noisy = "  (noisy)", noisy + 1
+        lines.append("   %-28s %s/%s %s = %.3f  %s%s%s" % (s["id"], config, baseline, metric, r,
+                                                          "within" if ok else "NOT within", detail, flag))
     head = "target: %s within %.1f%% of %s (median %s, same run): met on %d of %d benchmarks" % (
         config, 100 * tolerance, baseline, metric, met, total)
+    if noisy:
+        head += "; %d verdict%s noisy (paired-ratio IQR wider than the tolerance: repeat more, on a quieter " \
+                "machine)" % (noisy, "" if noisy == 1 else "s")
     return [head] + lines
