@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""numavm.py: `ompnuma vm`: run a command inside a QEMU guest with a given NUMA layout (see README.md here)."""
+
+import argparse
+import os
+import secrets
+import shlex
+import shutil
+import signal
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numavm_guest  # noqa: E402
+import numavm_image  # noqa: E402
+import numavm_layout  # noqa: E402
+import numavm_vm  # noqa: E402
+from numavm_vm import EXIT_NOT_RUNNABLE, EXIT_TIMEOUT, EXIT_USAGE, EXIT_VM  # noqa: E402
+
+DEFAULT_TIMEOUT = 600
+GUEST_HOME = "/root"
+BUSYBOX_BIN = "/.numavm/bin"
+
+EPILOG = """\
+exit status: the command's own; 124 when it ran past --timeout; 125 when the
+virtual machine failed (the last console lines are shown); 127 when the command
+or one of its shared libraries cannot be found on the host; 2 for bad usage or
+a bad layout.
+
+inside the guest: the command, every --file, and all the shared libraries they
+need (found with ldd) appear at their host paths; the command runs as root in
+the host's current directory path (created empty), with only PATH (the host's,
+then busybox applets), HOME=/root and the --env variables set; nothing written
+inside comes back except stdout, stderr and the exit status.
+
+examples:
+  numavm.py --nodes 2 --cpus-per-node 2 -- numactl --hardware
+  numavm.py --nodes 4 --distances '10,20,30,40;20,10,20,30;30,20,10,20;40,30,20,10' -- ./a.out
+  numavm.py --nodes 3 --cpus-per-node 2,2,0 --env OMP_NUM_THREADS=4 -- ./a.out
+"""
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="ompnuma vm", description="Boot a NUMA virtual machine of the given layout, run a command in it, "
+        "stream its stdout and stderr back and exit with its status.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--nodes", default="1", metavar="N", help="NUMA nodes (default 1)")
+    p.add_argument("--cpus-per-node", default="1", metavar="C",
+                   help="CPUs per node, or one count per node such as 2,2,0 (0 = memory-only node; default 1)")
+    p.add_argument("--mem", default=None, metavar="MiB",
+                   help="memory per node in MiB, or one value per node (default {})".format(
+                       numavm_layout.DEFAULT_NODE_MIB))
+    p.add_argument("--distances", default=None, metavar="MATRIX",
+                   help="distance matrix, rows separated by ';', e.g. '10,20;20,10' (default: QEMU's 10/20)")
+    p.add_argument("--file", action="append", default=[], metavar="PATH",
+                   help="also ship this file or directory (with the libraries it needs); repeatable")
+    p.add_argument("--env", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="set this variable for the command (NAME alone passes the host's value); repeatable")
+    p.add_argument("--timeout", default=DEFAULT_TIMEOUT, type=float, metavar="S",
+                   help="seconds the command may run, boot not included; 0 = no limit (default {})".format(
+                       DEFAULT_TIMEOUT))
+    p.add_argument("--verbose", action="store_true", help="report boot and run times on stderr")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments (after --)")
+    args = p.parse_args(argv)
+    if args.command and args.command[0] == "--":
+        args.command = args.command[1:]
+    if not args.command:
+        p.error("no command given (write it after --)")
+    if args.timeout < 0:
+        p.error("--timeout cannot be negative")
+    return args
+
+
+def guest_env(specs):
+    env = {}
+    for spec in specs:
+        name, eq, value = spec.partition("=")
+        if not name or not all(c.isalnum() or c == "_" for c in name) or name[0].isdigit():
+            raise UsageError("--env {}: not a valid variable name".format(spec))
+        if not eq:
+            if name not in os.environ:
+                raise UsageError("--env {}: not set on the host".format(name))
+            value = os.environ[name]
+        env[name] = value
+    env.setdefault("PATH", os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin") + ":" + BUSYBOX_BIN)
+    env.setdefault("HOME", GUEST_HOME)
+    return env
+
+
+class NotRunnable(Exception):
+    pass
+
+
+def resolve_command(argv0, env, busybox):
+    """Host path of the command to ship, or None when a busybox applet serves it."""
+    if "/" in argv0:
+        path = os.path.abspath(argv0)
+        if not os.path.isfile(path):
+            raise NotRunnable("{}: no such file".format(argv0))
+        if not os.access(path, os.X_OK):
+            raise NotRunnable("{}: not executable".format(argv0))
+        return path
+    search = ":".join(d for d in env["PATH"].split(":") if d != BUSYBOX_BIN)
+    found = shutil.which(argv0, path=search)
+    if found:
+        return os.path.abspath(found)
+    if argv0 in numavm_image.busybox_applets(busybox):
+        return None
+    raise NotRunnable("{}: command not found on the host (nor a busybox applet)".format(argv0))
+
+
+def job_script(argv, env, cwd):
+    q = lambda s: shlex.quote(s)  # noqa: E731
+    lines = ["# numavm job: environment, directory, command"]
+    for name in sorted(env):
+        lines.append("export {}={}".format(name, q(env[name])))
+    lines.append("cd {} || exit 126".format(q(cwd)))
+    lines.append("exec " + " ".join(q(a) for a in argv))
+    return ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+
+
+def build_job(args, base):
+    """The job's file tree (files not already in base) and its script."""
+    env = guest_env(args.env)
+    busybox = numavm_image.find_busybox()
+    command = resolve_command(args.command[0], env, busybox)
+    paths = [os.path.abspath(f) for f in args.file]
+    for f in paths:
+        if not os.path.lexists(f):
+            raise NotRunnable("--file {}: no such file or directory".format(f))
+    tree = numavm_image.Tree()
+    numavm_image.add_with_closure(tree, paths + ([command] if command else []), env)
+    cwd = os.getcwd()
+    numavm_image.check_shippable(cwd)
+    tree.add_dir(cwd)
+    # What /base already holds (same host file) need not travel again.
+    for path, entry in list(tree.entries.items()):
+        if entry[0] == "file" and base.entries.get("/base" + path) == entry:
+            del tree.entries[path]
+    tree.add_data("/.numavm/job.sh", job_script(args.command, env, cwd))
+    return tree
+
+
+def base_image():
+    """(base tree, path of its cached cpio), building the cpio on first use."""
+    _, modules_dir = numavm_vm.find_kernel()
+    busybox = numavm_image.find_busybox()
+    base = numavm_image.base_tree(busybox, modules_dir, numavm_guest.MODULES_POOL)
+    key = numavm_image.tree_key(base)
+    cdir = os.path.join(numavm_vm.cache_dir(), "initramfs")
+    path = os.path.join(cdir, "base-{}.cpio".format(key))
+    if not os.path.isfile(path):
+        os.makedirs(cdir, exist_ok=True)
+        for old in os.listdir(cdir):
+            if old.startswith("base-") and old.endswith(".cpio"):
+                try:
+                    os.unlink(os.path.join(cdir, old))
+                except OSError:
+                    pass
+        fd, tmp = tempfile.mkstemp(dir=cdir, prefix=".base-")
+        with os.fdopen(fd, "wb") as out:
+            numavm_image.write_cpio(base, out)
+        os.replace(tmp, path)
+    return base, key, path
+
+
+def cleanup_stale(tmp):
+    """Remove work directories left by harness processes that no longer exist (killed with SIGKILL)."""
+    try:
+        names = os.listdir(tmp)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith("numavm-"):
+            continue
+        parts = name.split("-")
+        if len(parts) < 3 or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+        except PermissionError:
+            pass
+
+
+def run_oneshot(layout, job, base_cpio, limit, verbose):
+    tmp = tempfile.gettempdir()
+    cleanup_stale(tmp)
+    wd = tempfile.mkdtemp(prefix="numavm-{}-".format(os.getpid()), dir=tmp)
+    machine = None
+    try:
+        initrd = os.path.join(wd, "initrd.cpio")
+        nonce = secrets.token_hex(16)
+        extra = numavm_image.Tree()
+        extra.add_data("/jobs/1/spec", "1 {} {}\n".format(nonce, int(limit)).encode())
+        extra.graft("/jobs/1/files", job)
+        with open(initrd, "wb") as out, open(base_cpio, "rb") as base:
+            shutil.copyfileobj(base, out)
+            numavm_image.write_cpio(extra, out)
+        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot")
+        machine.wait_ready()
+        status = machine.run_job(1, nonce, limit, numavm_vm.Sink(1), numavm_vm.Sink(2), send=False)
+        if verbose:
+            print("numavm: booted in {:.1f} s".format(machine.boot_seconds), file=sys.stderr)
+        # The guest powers itself off after the job.
+        machine.wait_exit(10)
+        return status
+    finally:
+        if machine:
+            machine.kill()
+        shutil.rmtree(wd, ignore_errors=True)
+
+
+def _raise_interrupted(signum, frame):
+    raise numavm_vm.Interrupted(signum)
+
+
+def main(argv):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _raise_interrupted)
+    args = parse_args(argv)
+    try:
+        layout = numavm_layout.parse(args.nodes, args.cpus_per_node, args.mem, args.distances)
+    except numavm_layout.LayoutError as e:
+        print("ompnuma vm: bad layout: {}".format(e), file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        base, base_key, base_cpio = base_image()
+        job = build_job(args, base)
+        pool = os.environ.get("OMPNUMA_VM_POOL")
+        if pool:
+            import numavm_pool
+            return numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
+                                          args.verbose)
+        return run_oneshot(layout, job, base_cpio, args.timeout, args.verbose)
+    except UsageError as e:
+        print("ompnuma vm: {}".format(e), file=sys.stderr)
+        return EXIT_USAGE
+    except (NotRunnable, numavm_image.ImageError) as e:
+        print("ompnuma vm: cannot run the command: {}".format(e), file=sys.stderr)
+        return EXIT_NOT_RUNNABLE
+    except numavm_vm.JobTimeout:
+        print("ompnuma vm: the command ran longer than {:g} s and was killed".format(args.timeout),
+              file=sys.stderr)
+        return EXIT_TIMEOUT
+    except numavm_vm.VMFailure as e:
+        print("ompnuma vm: the virtual machine failed: {}".format(e), file=sys.stderr)
+        if e.console_tail:
+            print("ompnuma vm: last console lines:\n" + e.console_tail, file=sys.stderr)
+        return EXIT_VM
+    except numavm_vm.Interrupted as e:
+        return 128 + e.signum
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

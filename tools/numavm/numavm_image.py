@@ -1,0 +1,316 @@
+"""numavm_image.py: what the guest contains: mirrored host files, their library closure, the initramfs."""
+
+import hashlib
+import os
+import shutil
+import stat
+import subprocess
+
+import numavm_guest
+
+# Paths the guest provides itself; shipping host files there would be wrong.
+RESERVED = ("/proc", "/sys", "/dev", "/.numavm")
+# hwloc loads its plugins with dlopen, so ldd never lists them. A plugin whose
+# closure is larger than this (the libxml2 one pulls 30 MiB of ICU data) is left
+# out: each MiB of initramfs costs ~14 ms of boot, and hwloc works without it.
+PLUGIN_CLOSURE_CAP = 4 << 20
+HWLOC_PLUGIN_DIRS = ("/usr/lib/x86_64-linux-gnu/hwloc", "/usr/lib/hwloc", "/usr/local/lib/hwloc")
+# Host tools worth having in every guest (when installed).
+BASE_TOOLS = ("numactl", "lstopo-no-graphics", "hwloc-calc", "hwloc-bind")
+
+
+class ImageError(Exception):
+    """A file cannot be shipped (missing, missing libraries, reserved path)."""
+
+
+class Tree:
+    """A set of guest paths mirroring host paths: files, symlinks and directories.
+
+    Guest paths equal host paths. Symlinks met on the way (/lib -> usr/lib,
+    libnuma.so.1 -> libnuma.so.1.0.0) are reproduced and followed, so the
+    guest sees the host's layout and every name a program may use."""
+
+    def __init__(self):
+        self.entries = {}  # guest path -> ("dir",) | ("file", host path) | ("symlink", target) | ("data", bytes)
+
+    def _dir(self, path):
+        if path in ("", "/"):
+            return
+        self._dir(os.path.dirname(path))
+        if path not in self.entries:
+            self.entries[path] = ("dir",)
+
+    def add_data(self, path, data):
+        self._dir(os.path.dirname(path))
+        self.entries[path] = ("data", data)
+
+    def add_dir(self, path):
+        self._dir(path)
+
+    def add_symlink(self, path, target):
+        self._dir(os.path.dirname(path))
+        self.entries[path] = ("symlink", target)
+
+    def add_host(self, path, recurse=True, _depth=0):
+        """Mirror host path (absolute) into the tree; directories recursively."""
+        if _depth > 40:
+            raise ImageError("{}: too many levels of symbolic links".format(path))
+        path = os.path.normpath(path)
+        check_shippable(path)
+        parts = path.split("/")[1:]
+        cur = ""
+        for i, comp in enumerate(parts):
+            cur += "/" + comp
+            if os.path.islink(cur):
+                target = os.readlink(cur)
+                self.add_symlink(cur, target)
+                resolved = os.path.normpath(os.path.join(os.path.dirname(cur), target))
+                rest = "/".join(parts[i + 1:])
+                return self.add_host(resolved + ("/" + rest if rest else ""), recurse, _depth + 1)
+        if os.path.isdir(path):
+            self._dir(path)
+            if recurse:
+                for name in sorted(os.listdir(path)):
+                    self.add_host(os.path.join(path, name), True, _depth)
+        elif os.path.isfile(path):
+            self._dir(os.path.dirname(path))
+            self.entries[path] = ("file", path)
+        elif os.path.exists(path):
+            raise ImageError("{}: only regular files, directories and symbolic links can be shipped".format(path))
+        else:
+            raise ImageError("{}: no such file".format(path))
+
+    def graft(self, prefix, other):
+        """Add every entry of other under the directory prefix."""
+        self._dir(prefix)
+        for path, entry in other.entries.items():
+            self._dir(prefix + os.path.dirname(path))
+            self.entries[prefix + path] = entry
+
+    def host_files(self):
+        return [e[1] for e in self.entries.values() if e[0] == "file"]
+
+    def size(self):
+        total = 0
+        for e in self.entries.values():
+            if e[0] == "file":
+                total += os.path.getsize(e[1])
+            elif e[0] == "data":
+                total += len(e[1])
+        return total
+
+
+def check_shippable(path):
+    for r in RESERVED:
+        if path == r or path.startswith(r + "/"):
+            raise ImageError("{}: cannot ship files under {} (the guest provides its own)".format(path, r))
+
+
+def is_elf(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"\x7fELF"
+    except OSError:
+        return False
+
+
+def ldd_closure(files, env_overrides):
+    """Shared libraries the host's loader resolves for these ELF files.
+
+    ldd runs with LD_LIBRARY_PATH and LD_PRELOAD as the guest command will
+    have them (env_overrides), so the guest loader finds exactly these.
+    Returns (libraries, missing) where missing is [(file, soname)]."""
+    elves = [f for f in files if is_elf(f)]
+    if not elves:
+        return [], []
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "LD_PRELOAD")}
+    for k in ("LD_LIBRARY_PATH", "LD_PRELOAD"):
+        if k in env_overrides:
+            env[k] = env_overrides[k]
+    libs, missing = [], []
+    # One ldd call for many files prints "file:" headers; a single file has none.
+    chunk = 200
+    for start in range(0, len(elves), chunk):
+        batch = elves[start:start + chunk]
+        proc = subprocess.run(["ldd"] + batch, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              env=env, check=False)
+        current = batch[0]
+        for raw in proc.stdout.decode("utf-8", "surrogateescape").splitlines():
+            if not raw.startswith(("\t", " ")):
+                if raw.endswith(":") and raw[:-1] in batch:
+                    current = raw[:-1]
+                continue
+            line = raw.strip()
+            if "=>" in line:
+                name, _, rest = line.partition("=>")
+                rest = rest.strip()
+                if rest.startswith("not found"):
+                    missing.append((current, name.strip()))
+                    continue
+                lib = rest.rsplit(" (", 1)[0].strip()
+                if lib.startswith("/"):
+                    libs.append(lib)
+            elif line.startswith("/"):
+                # The dynamic loader itself: "/lib64/ld-linux-x86-64.so.2 (0x...)".
+                libs.append(line.rsplit(" (", 1)[0].strip())
+    return sorted(set(libs)), missing
+
+
+def add_with_closure(tree, paths, env_overrides):
+    """Mirror paths and the libraries they need; raise ImageError naming any missing library."""
+    for p in paths:
+        tree.add_host(p)
+    files = sorted(set(os.path.realpath(f) for f in tree.host_files()))
+    libs, missing = ldd_closure(files, env_overrides)
+    if missing:
+        lines = ["{} needs {}, which the host's loader cannot find".format(f, so) for f, so in missing]
+        raise ImageError("missing shared libraries:\n  " + "\n  ".join(lines))
+    for lib in libs:
+        tree.add_host(lib)
+
+
+def find_busybox():
+    path = shutil.which("busybox")
+    if not path:
+        raise ImageError("busybox is not installed (Debian package busybox-static)")
+    path = os.path.realpath(path)
+    libs, _ = ldd_closure([path], {})
+    if libs:
+        raise ImageError("{} is dynamically linked; the guest needs busybox-static".format(path))
+    return path
+
+
+def busybox_applets(busybox):
+    out = subprocess.run([busybox, "--list"], stdout=subprocess.PIPE, check=True).stdout.decode()
+    return sorted(a for a in out.split() if a and "/" not in a)
+
+
+def hwloc_plugins():
+    chosen = []
+    for d in HWLOC_PLUGIN_DIRS:
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            plugin = os.path.join(d, name)
+            if not name.endswith(".so"):
+                continue
+            libs, missing = ldd_closure([plugin], {})
+            if missing:
+                continue
+            if sum(os.path.getsize(os.path.realpath(l)) for l in libs) > PLUGIN_CLOSURE_CAP:
+                continue
+            chosen.append(plugin)
+    return chosen
+
+
+def base_tree(busybox, modules_dir, modules):
+    """The initramfs shared by every run of a machine: the agent, modules, /base (the job's lower layer)."""
+    tree = Tree()
+    tree.add_data("/init", numavm_guest.INIT.encode())
+    tree.add_symlink("/bin", "usr/bin")
+    tree.entries["/usr/bin/busybox"] = ("file", busybox)
+    tree.add_dir("/usr/bin")
+    for applet in busybox_applets(busybox):
+        if applet != "busybox":
+            tree.add_symlink("/usr/bin/" + applet, "busybox")
+    for d in ("/proc", "/sys", "/dev", "/jobs", "/host", "/modules"):
+        tree.add_dir(d)
+    for m in modules:
+        tree.entries["/modules/{}.ko".format(m)] = ("file", os.path.join(modules_dir, m + ".ko"))
+
+    # /base: the read-only lower layer every job's files go over.
+    base = Tree()
+    tools = [shutil.which(t) for t in BASE_TOOLS]
+    tools = [t for t in tools if t]
+    for extra in ("/etc/ld.so.cache", "/etc/ld.so.conf"):
+        # The host's loader cache: the guest loader then resolves every shipped
+        # library exactly as the host did; entries naming files that were not
+        # shipped fall through to the default directories.
+        if os.path.isfile(extra):
+            base.add_host(extra)
+    if os.path.isdir("/etc/ld.so.conf.d"):
+        base.add_host("/etc/ld.so.conf.d")
+    add_with_closure(base, tools + hwloc_plugins(), {})
+    base.add_data("/etc/passwd", b"root:x:0:0:root:/root:/bin/sh\n")
+    base.add_data("/etc/group", b"root:x:0:\n")
+    for d in ("/proc", "/sys", "/dev", "/tmp", "/root", "/.numavm/bin"):
+        base.add_dir(d)
+    base.entries["/.numavm/bin/busybox"] = ("file", busybox)
+    for applet in busybox_applets(busybox):
+        if applet != "busybox":
+            base.add_symlink("/.numavm/bin/" + applet, "busybox")
+    tree.graft("/base", base)
+    return tree
+
+
+def tree_key(tree, extra=""):
+    """Content key of a tree: paths, kinds, and each host file's size and mtime."""
+    h = hashlib.sha256(extra.encode())
+    for path in sorted(tree.entries):
+        e = tree.entries[path]
+        h.update(path.encode("utf-8", "surrogateescape") + b"\0" + e[0].encode() + b"\0")
+        if e[0] == "file":
+            st = os.stat(e[1])
+            h.update("{}:{}:{}".format(e[1], st.st_size, st.st_mtime_ns).encode("utf-8", "surrogateescape"))
+        elif e[0] == "symlink":
+            h.update(e[1].encode("utf-8", "surrogateescape"))
+        elif e[0] == "data":
+            h.update(e[1])
+    return h.hexdigest()[:24]
+
+
+# --- newc cpio, the format the kernel unpacks into its initial root file system.
+
+def _cpio_entry(out, ino, name, mode, data):
+    name_b = name.encode("utf-8", "surrogateescape") + b"\0"
+    fields = [ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name_b), 0]
+    out.write(b"070701" + b"".join(b"%08X" % f for f in fields))
+    out.write(name_b)
+    out.write(b"\0" * ((-(110 + len(name_b))) % 4))
+    out.write(data)
+    out.write(b"\0" * ((-len(data)) % 4))
+
+
+def write_cpio(tree, out, prefix=""):
+    """Append tree (paths prefixed with prefix) to the open binary file out as one archive."""
+    ino = 1
+    # Sorted paths put every directory before what it contains.
+    for path in sorted(tree.entries):
+        e = tree.entries[path]
+        name = (prefix + path).lstrip("/")
+        if e[0] == "dir":
+            mode, data = stat.S_IFDIR | (0o1777 if path.endswith("/tmp") else 0o755), b""
+        elif e[0] == "symlink":
+            mode, data = stat.S_IFLNK | 0o777, e[1].encode("utf-8", "surrogateescape")
+        elif e[0] == "data":
+            mode, data = stat.S_IFREG | 0o755, e[1]
+        else:
+            st = os.stat(e[1])
+            mode = stat.S_IFREG | stat.S_IMODE(st.st_mode)
+            with open(e[1], "rb") as f:
+                data = f.read()
+        _cpio_entry(out, ino, name, mode, data)
+        ino += 1
+    _cpio_entry(out, ino, "TRAILER!!!", 0, b"")
+    # The kernel skips NUL padding between concatenated archives.
+    pos = out.tell()
+    out.write(b"\0" * ((-pos) % 512))
+
+
+def copy_tree(tree, root):
+    """Materialise tree under the host directory root (for the pooled VM's 9p share)."""
+    for path in sorted(tree.entries):
+        e = tree.entries[path]
+        dest = root + path
+        if e[0] == "dir":
+            os.makedirs(dest, exist_ok=True)
+            os.chmod(dest, 0o1777 if path.endswith("/tmp") else 0o755)
+        elif e[0] == "symlink":
+            os.symlink(e[1], dest)
+        elif e[0] == "data":
+            with open(dest, "wb") as f:
+                f.write(e[1])
+            os.chmod(dest, 0o755)
+        else:
+            shutil.copyfile(e[1], dest)
+            os.chmod(dest, stat.S_IMODE(os.stat(e[1]).st_mode))

@@ -1,0 +1,311 @@
+"""numavm_vm.py: one QEMU guest on the host side: start, serial channels, the job protocol, clean stop."""
+
+import ctypes
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import time
+
+import numavm_guest
+
+# Exit statuses of `ompnuma vm` besides the command's own.
+EXIT_USAGE = 2
+EXIT_TIMEOUT = 124
+EXIT_VM = 125
+EXIT_NOT_RUNNABLE = 127
+
+KERNEL_ARGS = "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init numa_balancing=disable"
+# Seconds: booting under TCG takes ~3 s idle and 5-10 s on a loaded host.
+BOOT_LIMIT = float(os.environ.get("OMPNUMA_VM_BOOT_TIMEOUT", "180"))
+# Seconds beyond the command's limit before the host stops waiting for the
+# guest's own watchdog and kills the machine.
+GRACE = 20.0
+# Seconds to wait for the end markers after DONE (output drains at ~0.3 MB/s,
+# but everything was written before DONE, so this is only in-flight data).
+DRAIN_LIMIT = 30.0
+MARKER = b"NUMAVM-END-"
+
+
+class VMFailure(Exception):
+    """The machine itself failed (exit 125); the message explains, console_tail shows why."""
+
+    def __init__(self, message, console_tail=""):
+        super().__init__(message)
+        self.console_tail = console_tail
+
+
+class JobTimeout(Exception):
+    """The command ran past its limit (exit 124)."""
+
+
+class Interrupted(Exception):
+    """A signal asked us to stop (exit 128 + signal)."""
+
+    def __init__(self, signum):
+        super().__init__("signal {}".format(signum))
+        self.signum = signum
+
+
+def cache_dir():
+    return os.environ.get("OMPNUMA_VM_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "ompnuma", "vm")
+
+
+def find_kernel():
+    """(vmlinux, modules dir) or raise VMFailure telling how to install them."""
+    kdir = os.path.join(cache_dir(), "kernel")
+    vmlinux = os.path.join(kdir, "vmlinux")
+    mods = os.path.join(kdir, "modules")
+    if not os.path.isfile(vmlinux) or not os.path.isdir(mods):
+        raise VMFailure("no guest kernel in {}: run tools/bootstrap setup "
+                        "(tools/deps/numavm-kernel.sh fetches it)".format(kdir))
+    for m in numavm_guest.MODULES_POOL:
+        if not os.path.isfile(os.path.join(mods, m + ".ko")):
+            raise VMFailure("module {}.ko missing from {}: run tools/deps/numavm-kernel.sh".format(m, mods))
+    return os.path.realpath(vmlinux), os.path.realpath(mods)
+
+
+def find_qemu():
+    qemu = shutil.which("qemu-system-x86_64")
+    if not qemu:
+        raise VMFailure("qemu-system-x86_64 is not installed (Debian package qemu-system-x86): "
+                        "run tools/bootstrap setup")
+    return qemu
+
+
+def available():
+    """Reason the VM cannot run here, or None when it can."""
+    try:
+        find_qemu()
+        find_kernel()
+    except VMFailure as e:
+        return str(e)
+    return None
+
+
+_CRASH = re.compile(r"Kernel panic|Oops|BUG:|sysrq: Trigger|Out of memory")
+_ANSI = re.compile(rb"\x1b(\[[0-9;?]*[A-Za-z]|[@-Z\\-_])")
+
+
+def _die_with_parent():
+    # QEMU must not outlive us, even if we are killed with SIGKILL.
+    libc = ctypes.CDLL(None, use_errno=True)
+    PR_SET_PDEATHSIG = 1
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _write_all(fd, data):
+    while data:
+        n = os.write(fd, data)
+        data = data[n:]
+
+
+class Sink:
+    """Where one stream of the command goes; a closed reader only stops forwarding."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def write(self, data):
+        if self.fd is None or not data:
+            return
+        try:
+            _write_all(self.fd, data)
+        except (BrokenPipeError, OSError):
+            self.fd = None
+
+
+class Demux:
+    """Forwards one serial stream to a sink up to the job's end marker."""
+
+    def __init__(self, nonce, sink):
+        self.marker = MARKER + nonce.encode()
+        self.sink = sink
+        self.buf = b""
+        self.done = False
+
+    def feed(self, data):
+        if self.done:
+            return
+        self.buf += data
+        at = self.buf.find(self.marker)
+        if at >= 0:
+            self.sink.write(self.buf[:at])
+            self.buf = b""
+            self.done = True
+            return
+        # Hold back what could be the start of the marker.
+        keep = len(self.marker) - 1
+        if len(self.buf) > keep:
+            self.sink.write(self.buf[:-keep])
+            self.buf = self.buf[-keep:]
+
+
+class Machine:
+    """A running guest with its serial channels, in the working directory wd."""
+
+    def __init__(self, layout, initrd, wd, mode, share=None):
+        self.wd = wd
+        self.mode = mode
+        qemu = find_qemu()
+        vmlinux, _ = find_kernel()
+        self.console = os.path.join(wd, "console.log")
+        self.qemu_err = os.path.join(wd, "qemu.err")
+        self.fds = {}
+        # Pipe chardevs read <name>.in and write <name>.out. Opening our ends
+        # first (read side non-blocking, write side O_RDWR) means QEMU's opens
+        # never block and no early byte is lost.
+        for name in ("out", "err", "ctl"):
+            for suffix in (".in", ".out"):
+                os.mkfifo(os.path.join(wd, name + suffix), 0o600)
+            self.fds[name] = os.open(os.path.join(wd, name + ".out"), os.O_RDONLY | os.O_NONBLOCK)
+        self.ctl_w = os.open(os.path.join(wd, "ctl.in"), os.O_RDWR)
+        self.idle_w = [os.open(os.path.join(wd, n + ".in"), os.O_RDWR) for n in ("out", "err")]
+        args = [qemu, "-accel", "tcg,thread=multi", "-cpu", "max"] + layout.qemu_args() + [
+            "-kernel", vmlinux, "-initrd", initrd,
+            "-append", KERNEL_ARGS + " numavm.mode=" + mode,
+            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+            "-chardev", "file,id=con,path=" + self.console, "-serial", "chardev:con"]
+        for name in ("out", "err", "ctl"):
+            args += ["-chardev", "pipe,id={0},path={1}".format(name, os.path.join(wd, name)),
+                     "-serial", "chardev:" + name]
+        if share:
+            args += ["-virtfs", "local,path={},mount_tag=host,security_model=none,readonly=on".format(share)]
+        with open(self.qemu_err, "wb") as err:
+            self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
+                                         preexec_fn=_die_with_parent, start_new_session=True)
+        self.ctl_buf = b""
+        self.lines = []
+        self.demux = {}
+        self.started = time.monotonic()
+
+    # --- channels
+
+    def send(self, line):
+        _write_all(self.ctl_w, line.encode() + b"\n")
+
+    def pump(self, timeout):
+        """Read whatever arrived within timeout seconds; return False once QEMU has exited."""
+        fds = list(self.fds.values())
+        ready, _, _ = select.select(fds, [], [], timeout)
+        for name, fd in self.fds.items():
+            if fd not in ready:
+                continue
+            while True:
+                try:
+                    data = os.read(fd, 65536)
+                except BlockingIOError:
+                    break
+                if not data:
+                    break
+                if name == "ctl":
+                    self.ctl_buf += data
+                    while b"\n" in self.ctl_buf:
+                        line, self.ctl_buf = self.ctl_buf.split(b"\n", 1)
+                        line = line.decode("utf-8", "replace").strip()
+                        if line.startswith("NUMAVM "):
+                            self.lines.append(line.split()[1:])
+                elif name in self.demux:
+                    self.demux[name].feed(data)
+        return self.proc.poll() is None
+
+    def next_message(self, deadline, what):
+        """Wait for the next control message; raise VMFailure at the deadline or if QEMU exits."""
+        while not self.lines:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise VMFailure("the virtual machine did not {} in time".format(what), self.console_tail())
+            if not self.pump(min(left, 0.5)):
+                self.pump(0)  # whatever was still in the pipes
+                if self.lines:
+                    break
+                raise VMFailure("the virtual machine stopped (guest crash or power-off) before it could {}"
+                                " (QEMU exit status {})".format(what, self.proc.returncode), self.console_tail())
+        msg = self.lines.pop(0)
+        if msg and msg[0] == "FAIL":
+            raise VMFailure("guest: " + " ".join(msg[1:]), self.console_tail())
+        return msg
+
+    def wait_ready(self):
+        msg = self.next_message(time.monotonic() + BOOT_LIMIT, "boot")
+        if msg != ["READY"]:
+            raise VMFailure("unexpected guest message {!r}".format(" ".join(msg)), self.console_tail())
+        self.boot_seconds = time.monotonic() - self.started
+
+    def run_job(self, job_id, nonce, limit, out_sink, err_sink, send=True):
+        """Run one job (already in place); return the command's exit status."""
+        self.demux = {"out": Demux(nonce, out_sink), "err": Demux(nonce, err_sink)}
+        if send:
+            self.send("RUN {} {} {}".format(job_id, nonce, int(limit)))
+        msg = self.next_message(time.monotonic() + BOOT_LIMIT, "start the command")
+        if msg != ["START", str(job_id)]:
+            raise VMFailure("unexpected guest message {!r}".format(" ".join(msg)), self.console_tail())
+        deadline = time.monotonic() + (limit + GRACE if limit > 0 else 10 ** 9)
+        try:
+            msg = self.next_message(deadline, "finish the command")
+        except VMFailure:
+            if limit > 0 and time.monotonic() >= deadline:
+                raise JobTimeout()
+            raise
+        if len(msg) != 4 or msg[0] != "DONE" or msg[1] != str(job_id):
+            raise VMFailure("unexpected guest message {!r}".format(" ".join(msg)), self.console_tail())
+        status, timed_out = int(msg[2]), msg[3] == "1"
+        drain = time.monotonic() + DRAIN_LIMIT
+        while not all(d.done for d in self.demux.values()):
+            if time.monotonic() > drain or not self.pump(0.2):
+                self.pump(0)
+                if all(d.done for d in self.demux.values()):
+                    break
+                raise VMFailure("the command's output did not end properly", self.console_tail())
+        self.demux = {}
+        if timed_out:
+            raise JobTimeout()
+        return status
+
+    def console_tail(self, lines=20):
+        text = b""
+        try:
+            with open(self.console, "rb") as f:
+                text = f.read()[-16384:]
+        except OSError:
+            pass
+        try:
+            with open(self.qemu_err, "rb") as f:
+                text += f.read()[-4096:]
+        except OSError:
+            pass
+        text = _ANSI.sub(b"", text).replace(b"\r", b"")
+        keep = [l for l in text.decode("utf-8", "replace").split("\n") if l.strip()]
+        # A crash dump is long: start at its first line so the reason shows.
+        for i, line in enumerate(keep[-100:]):
+            if _CRASH.search(line):
+                return "\n".join(keep[-100:][i:i + 2 * lines])
+        return "\n".join(keep[-lines:])
+
+    # --- stop
+
+    def wait_exit(self, seconds):
+        try:
+            self.proc.wait(seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+
+    def kill(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+        for fd in list(self.fds.values()) + [self.ctl_w] + self.idle_w:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds = {}
+        self.idle_w = []
+        self.ctl_w = -1
