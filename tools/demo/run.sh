@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run.sh: the demo (README command 1): an unmodified program with a bad placement, re-pinned by ompnuma.
+#
+# Where the demo runs, best first:
+#   - this machine, when it has several NUMA nodes: stock and ompnuma side by side, timed;
+#   - a 2-node virtual machine (ompnuma vm), when this machine has one node: a real
+#     kernel with real nodes, so the report shows real page placement (timings there
+#     are emulation and say nothing about NUMA performance);
+#   - a synthetic 2-node topology on this machine, when no VM can boot.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${OMPNUMA_BUILD_DIR:-$top/build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+prog="$build/demo/swapped"
+mkdir -p "$build/demo"
+clang-19 -fopenmp -O2 -g "$top/tools/demo/swapped.c" -o "$prog"
+
+# The program: 2 threads, 32 MiB, 30 iterations. Its threads start bound in order
+# (OMP_PROC_BIND=close) so the first touch is deterministic, and each then works
+# on the block its mirror thread touched: every reference is remote.
+settings=(OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores
+          OMP_PLACEMENT=critpath,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1)
+args=(32 30)
+
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+echo "== ompnuma demo: a program whose threads work on memory their neighbours first-touched"
+if [ "$nodes" -gt 1 ]; then
+  echo "== this machine has $nodes NUMA nodes: stock runtime, then ompnuma, same run"
+  for run in 1 2 3; do
+    s=$( { /usr/bin/time -f %e env OMP_NUM_THREADS=2 OMP_PROC_BIND=close "$prog" "${args[@]}" >/dev/null; } 2>&1 )
+    o=$( { /usr/bin/time -f %e env LD_LIBRARY_PATH="$build/lib" "${settings[@]}" "$prog" "${args[@]}" >/dev/null; } 2>&1 | tail -1)
+    echo "run $run: stock ${s}s  ompnuma ${o}s"
+  done
+  env LD_LIBRARY_PATH="$build/lib" "${settings[@]}" OMP_PLACEMENT_REPORT="$work/report.json" "$prog" "${args[@]}"
+elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu-system-x86_64 >/dev/null; then
+  echo "== this machine has one NUMA node: running in a 2-node virtual machine (real kernel, emulated timing)"
+  env_args=()
+  for s in "${settings[@]}"; do env_args+=(--env "$s"); done
+  "$build/bin/ompnuma" vm --nodes 2 --cpus-per-node 1 --mem 256 --distances '10,21;21,10' \
+      --file "$build/lib" --env LD_LIBRARY_PATH="$build/lib" --env OMP_PLACEMENT_REPORT=/tmp/report.json \
+      "${env_args[@]}" --timeout 300 -- \
+      /bin/sh -c "'$prog' ${args[*]} && echo '--- report ---' && cat /tmp/report.json" > "$work/out.txt"
+  sed -n '1,/^--- report ---$/p' "$work/out.txt" | grep -v '^--- report ---$'
+  sed -n '/^--- report ---$/,$p' "$work/out.txt" | tail -n +2 > "$work/report.json"
+else
+  echo "== one NUMA node and no virtual machine: a synthetic 2-node topology on this machine's 2 CPUs"
+  env LD_LIBRARY_PATH="$build/lib" HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 \
+      "${settings[@]}" OMP_PLACEMENT_REPORT="$work/report.json" "$prog" "${args[@]}"
+fi
+echo "== the report (ompnuma report --tnt):"
+"$build/bin/ompnuma" report --tnt "$work/report.json"
