@@ -1,4 +1,7 @@
 /* npb_common.c: the NPB random-number generator, timer, class parsing and summary printing. */
+/* clock_gettime and CLOCK_MONOTONIC are POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "npb_common.h"
 
 #include <math.h>
