@@ -154,7 +154,9 @@ static void calibrate_migration(rt_mem_model_t *m)
     int np = 0;
     for (int i = 0; i < nk; i++) {
         double best = 1e30;
-        for (int r = 0; r < REPS; r++) {
+        /* The minimum of several: move_pages drains the per-CPU LRU lists of
+         * every CPU first, which takes milliseconds when another CPU is busy. */
+        for (int r = 0; r < 3 * REPS; r++) {
             /* Two nodes: a real round trip, each leg timed. One node: a move
              * to the pages' own node walks and checks them but copies nothing. */
             double t1 = time_move(buf, ks[i], other >= 0 ? other : here);
