@@ -28,9 +28,8 @@ int main(int argc, char **argv)
         st_attach_share(a, n, "a");
         st_attach_share(b, n, "b");
         st_attach_share(c, n, "c");
+        st_hints_apply();
     }
-    if (st_numa.update)
-        st_numa.update(OMP_NUMA_NOW);
 
     printf("STREAM: %zu elements per vector (%.1f MiB each, %.1f MiB total), %d executions, %d threads\n", n,
            n * sizeof(double) / 1048576.0, 3.0 * n * sizeof(double) / 1048576.0, o.ntimes, threads);
@@ -85,8 +84,8 @@ int main(int argc, char **argv)
                      {"Add", 3 * w, ta, NULL},  {"Triad", 3 * w, tt, NULL}};
     st_report("stream", &o, threads, rows, 4, valid, t_all, NULL);
     free(times);
-    free(a);
-    free(b);
-    free(c);
+    st_free(a);
+    st_free(b);
+    st_free(c);
     return valid ? 0 : 1;
 }

@@ -167,7 +167,17 @@ double *st_alloc(size_t n, const char *what)
         fprintf(stderr, "stream: cannot allocate %s (%zu bytes)\n", what, bytes);
         exit(2);
     }
+    /* A hint that cannot be given changes no result, only placement: say so and go on. */
+    if (st_numa.reg && st_numa.reg(p, bytes) != 0)
+        fprintf(stderr, "stream: omp_numa_register(%s) failed: %s\n", what, strerror(errno));
     return p;
+}
+
+void st_free(double *v)
+{
+    if (st_numa.unreg)
+        st_numa.unreg(v);
+    free(v);
 }
 
 st_hints st_numa;
@@ -177,17 +187,20 @@ void st_hints_init(void)
     /* Under the drop-in libomp.so.5 the API is already loaded (the facade depends on libompnuma.so);
      * otherwise load it by name, which LD_LIBRARY_PATH resolves. */
     void *h = RTLD_DEFAULT;
-    if (!dlsym(h, "omp_numa_attach"))
-        h = dlopen("libompnuma.so", RTLD_NOW | RTLD_LOCAL);
-    if (h) {
+    const char *why = "symbols missing";
+    if (!dlsym(RTLD_DEFAULT, "omp_numa_attach") && !(h = dlopen("libompnuma.so", RTLD_NOW | RTLD_LOCAL))) {
+        why = dlerror();
+    } else {
+        *(void **)&st_numa.reg = dlsym(h, "omp_numa_register");
+        *(void **)&st_numa.unreg = dlsym(h, "omp_numa_unregister");
         *(void **)&st_numa.attach = dlsym(h, "omp_numa_attach");
         *(void **)&st_numa.detach = dlsym(h, "omp_numa_detach");
         *(void **)&st_numa.update = dlsym(h, "omp_numa_update_hints");
     }
-    if (!st_numa.attach || !st_numa.detach || !st_numa.update) {
-        fprintf(stderr, "stream: --hints needs omp_numa_attach, omp_numa_detach and omp_numa_update_hints from "
-                        "libompnuma.so (put ompnuma's lib/ on LD_LIBRARY_PATH): %s\n",
-                h ? "symbols missing" : dlerror());
+    if (!st_numa.reg || !st_numa.unreg || !st_numa.attach || !st_numa.detach || !st_numa.update) {
+        fprintf(stderr, "stream: --hints needs omp_numa_register, omp_numa_attach, omp_numa_update_hints and their "
+                        "inverses from libompnuma.so (put ompnuma's lib/ on LD_LIBRARY_PATH): %s\n", why);
+        memset(&st_numa, 0, sizeof st_numa);
         exit(2);
     }
 }
@@ -205,10 +218,17 @@ void st_attach_share(double *v, size_t n, const char *what)
         return;
     size_t lo, hi;
     st_share(n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-    /* A hint that fails changes no result, only placement: say so once per vector and go on. */
     if (hi > lo && st_numa.attach(v + lo, (hi - lo) * sizeof(double), omp_get_thread_num()) != 0 &&
         omp_get_thread_num() == 0)
         fprintf(stderr, "stream: omp_numa_attach(%s) failed: %s\n", what, strerror(errno));
+}
+
+void st_hints_apply(void)
+{
+    if (!st_numa.update)
+        return;
+    if (st_numa.update(OMP_NUMA_AT_BARRIER) != 0 && omp_get_thread_num() == 0)
+        fprintf(stderr, "stream: omp_numa_update_hints failed: %s\n", strerror(errno));
 }
 
 void st_detach_share(double *v, size_t n)
@@ -361,6 +381,7 @@ int st_team_init(double **a, double **b, double **c, size_t n, int threads, doub
         st_attach_share(va, n, "a");
         st_attach_share(vb, n, "b");
         st_attach_share(vc, n, "c");
+        st_hints_apply();
     }
     *a = va;
     *b = vb;

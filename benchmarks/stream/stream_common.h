@@ -39,12 +39,17 @@ int st_numa_nodes(void);
 /* Monotonic clock in seconds. */
 double st_now(void);
 
-/* n doubles, page aligned and not touched (first touch decides their node). Exits with status 2 on failure. */
+/* n doubles, page aligned and not touched (first touch decides their node); under --hints also registered
+ * with ompnuma's memory manager, which only accepts attachments of ranges it knows. Exits with status 2
+ * when there is no memory. st_free undoes both. */
 double *st_alloc(size_t n, const char *what);
+void st_free(double *v);
 
 /* The omp_numa_* calls used by --hints, resolved at run time so that a stock run never loads
  * libompnuma.so. st_hints_init() exits with status 2 when --hints is given and they cannot be found. */
 typedef struct st_hints {
+    __typeof__(omp_numa_register) *reg;
+    __typeof__(omp_numa_unregister) *unreg;
     __typeof__(omp_numa_attach) *attach;
     __typeof__(omp_numa_detach) *detach;
     __typeof__(omp_numa_update_hints) *update;
@@ -57,6 +62,9 @@ void st_hints_init(void);
 void st_attach_share(double *v, size_t n, const char *what);
 /* Detaches the share st_attach_share attached for the calling thread. */
 void st_detach_share(double *v, size_t n);
+/* Called by every thread of a team after its attachments: asks ompnuma to re-place the team from them
+ * (omp_numa_update_hints at the team's barrier). A no-op unless --hints resolved the API. */
+void st_hints_apply(void);
 
 /* Static share [*lo, *hi) of n elements for thread t of nt, the split `schedule(static)` makes. */
 void st_share(size_t n, int t, int nt, size_t *lo, size_t *hi);

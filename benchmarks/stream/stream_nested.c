@@ -34,11 +34,7 @@ int main(int argc, char **argv)
         vecs[3 * t + 2] = c;
 #pragma omp barrier
 #pragma omp master
-        {
-            if (st_numa.update)
-                st_numa.update(OMP_NUMA_NOW);
-            t_all = st_now();
-        }
+        t_all = st_now();
         double t0 = 0.0;
         for (int k = 0; k < K; k++) {
             for (int q = 0; q < ST_NKERNELS; q++) {
@@ -91,7 +87,7 @@ int main(int argc, char **argv)
     snprintf(extra, sizeof extra, "\"variant\": \"nested\"");
     st_report("stream-nested", &o, threads, rows, ST_NKERNELS, valid, t_all, extra);
     for (int i = 0; i < 3 * T; i++)
-        free(vecs[i]);
+        st_free(vecs[i]);
     free(vecs);
     free(inner);
     free(times);

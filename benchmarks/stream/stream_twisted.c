@@ -38,11 +38,7 @@ int main(int argc, char **argv)
         vecs[3 * t + 2] = c;
 #pragma omp barrier
 #pragma omp master
-        {
-            if (st_numa.update)
-                st_numa.update(OMP_NUMA_NOW);
-            t_all = st_now();
-        }
+        t_all = st_now();
         double t0 = 0.0;
         for (int phase = 0; phase < 2; phase++) {
             /* Phase 2: the written vector a and the read vector b belong to the next team; so does c
@@ -59,10 +55,8 @@ int main(int argc, char **argv)
                     st_attach_share(pa, n, "a of the next team");
                     st_attach_share(pb, n, "b of the next team");
                     st_attach_share(pc, n, o.remote_all ? "c of the next team" : "c");
+                    st_hints_apply();
                 }
-#pragma omp barrier
-#pragma omp master
-                st_numa.update(OMP_NUMA_NOW);
             }
             for (int k = 0; k < K; k++) {
 #pragma omp barrier
@@ -109,7 +103,7 @@ int main(int argc, char **argv)
     snprintf(extra, sizeof extra, "\"variant\": \"twisted\", \"remote\": \"%s\"", o.remote_all ? "all" : "two");
     st_report("stream-twisted", &o, threads, rows, 2, valid, t_all, extra);
     for (int i = 0; i < 3 * T; i++)
-        free(vecs[i]);
+        st_free(vecs[i]);
     free(vecs);
     free(inner);
     free(times);
