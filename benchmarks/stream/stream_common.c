@@ -227,8 +227,12 @@ void st_hints_apply(void)
 {
     if (!st_numa.update)
         return;
-    if (st_numa.update(OMP_NUMA_AT_BARRIER) != 0 && omp_get_thread_num() == 0)
-        fprintf(stderr, "stream: omp_numa_update_hints failed: %s\n", strerror(errno));
+    /* ENOSYS is a runtime without a re-placement hook: the hints stay recorded for its counter source. */
+    static int told;
+    if (st_numa.update(OMP_NUMA_AT_BARRIER) != 0 && omp_get_thread_num() == 0 && !told) {
+        told = 1;
+        fprintf(stderr, "stream: omp_numa_update_hints: %s; the threads keep their places\n", strerror(errno));
+    }
 }
 
 void st_detach_share(double *v, size_t n)
