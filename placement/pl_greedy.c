@@ -47,75 +47,186 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
  * over at most once, and a selection step costs O(Nd), O(N*Nd) in all after
  * the sort.
  *
- * The sort is a stable LSD radix sort on the bytes of V that are not zero in
- * every entry of the column (three passes for counts below 2^24), started
- * from thread order so that ties stay in thread order: O(N*Nd) instead of the
- * O(N*Nd*log N) of a comparison sort, which is what keeps critpath in
- * microseconds at 1024 threads (the paper uses a parallel radix sort too).
+ * The sort is lazy, because cursors rarely reach the bottom of a column
+ * (nodes fill up first): one stable counting pass splits each column into
+ * BUCKETS ranges of V, highest first, and a bucket is sorted exactly only when
+ * its cursor reaches it (insertion sort when small, else a stable LSD radix
+ * sort on the bits below the bucket's prefix). Everything is O(N*Nd) plus the
+ * buckets actually read; starting from thread order and staying stable keeps
+ * ties in thread order. This is what keeps critpath in microseconds at 1024
+ * threads (the paper uses a parallel radix sort for the same reason).
  */
+#define BUCKET_BITS 8
+#define BUCKETS (1 << BUCKET_BITS)
+#define INSERTION_MAX 32
+
 typedef struct kv { uint64_t v; int t; } kv_t;
 
 typedef struct cols {
     const uint64_t *refs;
     int   n, nd;
-    int  *order;  /* [nd][n] threads by (V desc, thread asc) */
-    int  *pos;    /* [nd] cursor into order                  */
-    int  *used;   /* [nd] threads placed on the node */
+    int  *col;        /* [nd][n] threads of each column, bucketed, sorted up to sorted_end */
+    kv_t *tmp;        /* [n] scratch of the exact bucket sort */
+    unsigned char *bk;/* [n][nd] scratch: bucket of each element */
+    int  *count;      /* [nd][BUCKETS + 1] scratch: bucket histograms */
+    uint64_t *vmax;   /* [nd] */
+    int  *bend;       /* [nd][BUCKETS] end of each bucket (highest bucket first) */
+    int  *next_bucket;/* [nd] */
+    int  *sorted_end; /* [nd] */
+    int  *pos;        /* [nd] cursor */
+    int  *shift;      /* [nd] bucket = (v - vmin) >> shift */
+    uint64_t *vmin;   /* [nd] */
+    int  *used;       /* [nd] threads placed on the node */
     unsigned char *placed; /* [n] */
-    double *load; /* [nd] CPImpact (critpath) or LC (maxlocal) */
-    double *rowsum; /* [n] */
-    kv_t *buf[2]; /* [n] each: radix sort ping-pong */
+    double *load;     /* [nd] CPImpact (critpath) or LC (maxlocal) */
+    double *rowsum;   /* [n] */
+    int  *cand;       /* [nd] critpath: cached top thread of the column, -1 closed */
+    double *impact;   /* [nd] critpath: IF of the cached top */
 } cols_t;
+
+static inline int kv_before(kv_t a, kv_t b)
+{
+    return a.v > b.v || (a.v == b.v && a.t < b.t);
+}
+
+/* Sort col[d][lo, hi) exactly; its entries share the bits of (v - vmin) above shift. */
+static void sort_bucket(cols_t *c, int d, int lo, int hi)
+{
+    int *o = c->col + (size_t)d * c->n + lo;
+    int n = hi - lo, nd = c->nd;
+    kv_t *a = c->tmp, *b = c->tmp + n;
+    for (int i = 0; i < n; i++) {
+        a[i].t = o[i];
+        a[i].v = c->refs[(size_t)o[i] * nd + d];
+    }
+    if (n <= INSERTION_MAX) {
+        for (int i = 1; i < n; i++) {
+            kv_t x = a[i];
+            int j = i;
+            while (j > 0 && kv_before(x, a[j - 1])) { a[j] = a[j - 1]; j--; }
+            a[j] = x;
+        }
+    } else {
+        uint64_t base = c->vmin[d];
+        for (int sh = 0; sh < c->shift[d]; sh += 8) {
+            int count[257];
+            int bits = c->shift[d] - sh < 8 ? c->shift[d] - sh : 8;
+            unsigned mask = (1u << bits) - 1;
+            memset(count, 0, sizeof count);
+            /* Bucket mask - digit: descending order, stable within a digit. */
+            for (int i = 0; i < n; i++)
+                count[mask - (((a[i].v - base) >> sh) & mask) + 1]++;
+            for (int k = 1; k <= 256; k++)
+                count[k] += count[k - 1];
+            for (int i = 0; i < n; i++)
+                b[count[mask - (((a[i].v - base) >> sh) & mask)]++] = a[i];
+            kv_t *x = a; a = b; b = x;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        o[i] = a[i].t;
+}
 
 /* Largest remaining element of column d, or -1. */
 static inline int top(cols_t *c, int d)
 {
-    const int *o = c->order + (size_t)d * c->n;
-    int p = c->pos[d];
-    while (p < c->n && c->placed[o[p]])
-        p++;
-    c->pos[d] = p;
-    return p < c->n ? o[p] : -1;
+    const int *o = c->col + (size_t)d * c->n;
+    for (;;) {
+        int p = c->pos[d], e = c->sorted_end[d];
+        while (p < e && c->placed[o[p]])
+            p++;
+        c->pos[d] = p;
+        if (p < e)
+            return o[p];
+        if (e >= c->n)
+            return -1;
+        int b = c->next_bucket[d]++;
+        int hi = c->bend[(size_t)d * BUCKETS + b];
+        sort_bucket(c, d, e, hi);
+        c->sorted_end[d] = hi;
+    }
 }
 
-static void sort_column(cols_t *c, int d)
+/*
+ * Bucket every column: two row-major passes over the TNT (the first also
+ * gives the row totals and column ranges), then one scatter per column that
+ * reads only the byte-sized bucket indices. Columns are never walked with a
+ * stride through the 64-bit table, which would read it once per node.
+ */
+static void bucket_columns(cols_t *c, const pl_topo_t *topo)
 {
     int n = c->n, nd = c->nd;
-    kv_t *a = c->buf[0], *b = c->buf[1];
-    uint64_t any = 0;
+    for (int d = 0; d < nd; d++) {
+        c->vmin[d] = UINT64_MAX;
+        c->vmax[d] = 0;
+    }
     for (int t = 0; t < n; t++) {
-        a[t].v = c->refs[(size_t)t * nd + d];
-        a[t].t = t;
-        any |= a[t].v;
+        const uint64_t *row = c->refs + (size_t)t * nd;
+        double r = 0;
+        for (int d = 0; d < nd; d++) {
+            uint64_t v = row[d];
+            r += (double)v;
+            c->vmin[d] = v < c->vmin[d] ? v : c->vmin[d];
+            c->vmax[d] = v > c->vmax[d] ? v : c->vmax[d];
+        }
+        c->rowsum[t] = r;
     }
-    for (int shift = 0; shift < 64 && (any >> shift); shift += 8) {
-        int count[257];
-        memset(count, 0, sizeof count);
-        /* Bucket 255 - byte: descending order, stable within a bucket. */
-        for (int i = 0; i < n; i++)
-            count[256 - ((a[i].v >> shift) & 255)]++;
-        for (int k = 1; k <= 256; k++)
+    for (int d = 0; d < nd; d++) {
+        int bits = 0;
+        for (uint64_t span = c->vmax[d] - c->vmin[d]; span; span >>= 1)
+            bits++;
+        c->shift[d] = bits > BUCKET_BITS ? bits - BUCKET_BITS : 0;
+    }
+    memset(c->count, 0, sizeof(int) * (size_t)nd * (BUCKETS + 1));
+    for (int t = 0; t < n; t++) {
+        const uint64_t *row = c->refs + (size_t)t * nd;
+        unsigned char *bk = c->bk + (size_t)t * nd;
+        for (int d = 0; d < nd; d++) {
+            /* Highest values first: bucket 0 holds the top of the range. */
+            int b = BUCKETS - 1 - (int)((row[d] - c->vmin[d]) >> c->shift[d]);
+            bk[d] = (unsigned char)b;
+            c->count[(size_t)d * (BUCKETS + 1) + b + 1]++;
+        }
+    }
+    for (int d = 0; d < nd; d++) {
+        int *count = c->count + (size_t)d * (BUCKETS + 1);
+        int *bend = c->bend + (size_t)d * BUCKETS;
+        c->next_bucket[d] = 0;
+        c->sorted_end[d] = 0;
+        c->pos[d] = 0;
+        if (topo->capacity[d] <= 0) {
+            /* A node without cores never receives a thread: no column to read. */
+            c->pos[d] = c->sorted_end[d] = n;
+            c->next_bucket[d] = BUCKETS;
+            continue;
+        }
+        for (int k = 1; k <= BUCKETS; k++)
             count[k] += count[k - 1];
+        for (int k = 0; k < BUCKETS; k++)
+            bend[k] = count[k + 1];
+        int *o = c->col + (size_t)d * n;
+        const unsigned char *bk = c->bk + d;
         for (int i = 0; i < n; i++)
-            b[count[255 - ((a[i].v >> shift) & 255)]++] = a[i];
-        kv_t *tmp = a; a = b; b = tmp;
+            o[count[bk[(size_t)i * nd]]++] = i;
     }
-    int *o = c->order + (size_t)d * n;
-    for (int i = 0; i < n; i++)
-        o[i] = a[i].t;
 }
 
 size_t pl_i_greedy_bytes(int n, int nd)
 {
     pl_arena_t a = { NULL, 0, 0 };
     pl_i_take(&a, sizeof(int) * (size_t)n * nd);
-    pl_i_take(&a, sizeof(int) * nd);
-    pl_i_take(&a, sizeof(int) * nd);
+    pl_i_take(&a, sizeof(kv_t) * 2 * (size_t)n);
+    pl_i_take(&a, (size_t)n * nd);
+    pl_i_take(&a, sizeof(int) * (size_t)nd * (BUCKETS + 1));
+    pl_i_take(&a, sizeof(uint64_t) * nd);
+    pl_i_take(&a, sizeof(int) * (size_t)nd * BUCKETS);
+    for (int i = 0; i < 6; i++)
+        pl_i_take(&a, sizeof(int) * nd);
+    pl_i_take(&a, sizeof(uint64_t) * nd);
     pl_i_take(&a, (size_t)n);
     pl_i_take(&a, sizeof(double) * nd);
     pl_i_take(&a, sizeof(double) * n);
-    pl_i_take(&a, sizeof(kv_t) * n);
-    pl_i_take(&a, sizeof(kv_t) * n);
+    pl_i_take(&a, sizeof(double) * nd);
     return a.used;
 }
 
@@ -125,33 +236,31 @@ static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_t
     c->refs = tnt->refs;
     c->n = n;
     c->nd = nd;
-    c->order = pl_i_take(a, sizeof(int) * (size_t)n * nd);
+    c->col = pl_i_take(a, sizeof(int) * (size_t)n * nd);
+    c->tmp = pl_i_take(a, sizeof(kv_t) * 2 * (size_t)n);
+    c->bk = pl_i_take(a, (size_t)n * nd);
+    c->count = pl_i_take(a, sizeof(int) * (size_t)nd * (BUCKETS + 1));
+    c->vmax = pl_i_take(a, sizeof(uint64_t) * nd);
+    c->bend = pl_i_take(a, sizeof(int) * (size_t)nd * BUCKETS);
+    c->next_bucket = pl_i_take(a, sizeof(int) * nd);
+    c->sorted_end = pl_i_take(a, sizeof(int) * nd);
     c->pos = pl_i_take(a, sizeof(int) * nd);
+    c->shift = pl_i_take(a, sizeof(int) * nd);
     c->used = pl_i_take(a, sizeof(int) * nd);
+    c->cand = pl_i_take(a, sizeof(int) * nd);
+    c->vmin = pl_i_take(a, sizeof(uint64_t) * nd);
     c->placed = pl_i_take(a, (size_t)n);
     c->load = pl_i_take(a, sizeof(double) * nd);
     c->rowsum = pl_i_take(a, sizeof(double) * n);
-    c->buf[0] = pl_i_take(a, sizeof(kv_t) * n);
-    c->buf[1] = pl_i_take(a, sizeof(kv_t) * n);
-    if (!c->order || !c->pos || !c->used || !c->placed || !c->load || !c->rowsum || !c->buf[1])
+    c->impact = pl_i_take(a, sizeof(double) * nd);
+    if (!c->impact)
         return -ENOBUFS;
     memset(c->placed, 0, (size_t)n);
-    for (int t = 0; t < n; t++) {
-        double r = 0;
-        for (int d = 0; d < nd; d++)
-            r += (double)tnt->refs[(size_t)t * nd + d];
-        c->rowsum[t] = r;
-    }
     for (int d = 0; d < nd; d++) {
         c->used[d] = 0;
         c->load[d] = 0;
-        /* A node without cores never receives a thread: no column to sort. */
-        c->pos[d] = n;
-        if (topo->capacity[d] > 0) {
-            sort_column(c, d);
-            c->pos[d] = 0;
-        }
     }
+    bucket_columns(c, topo);
     return 0;
 }
 
@@ -276,29 +385,62 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
         return rc;
     double factor = pl_numa_factor(topo);
     int nd = tnt->nnodes;
+    /* Each column's candidate and its IF are cached: a step changes only the
+     * columns whose top was the placed thread and the load of one node. */
+    for (int d = 0; d < nd; d++) {
+        c.cand[d] = -1;
+        if (topo->capacity[d] > 0) {
+            int t = top(&c, d);
+            double v = (double)c.refs[(size_t)t * nd + d];
+            c.cand[d] = t;
+            c.impact[d] = v + factor * (c.rowsum[t] - v);
+        }
+    }
     trace_begin(trace);
     for (int step = 0; step < tnt->nthreads; step++) {
-        int mt = -1, md = -1, bt = -1, bd = -1, first = trace ? trace->ncands : 0;
-        uint64_t vmax = 0;
-        double best = 0, bif = 0;
+        int bt = -1, bd = -1, first = trace ? trace->ncands : 0;
+        double best = 0;
         for (int d = 0; d < nd; d++) {
-            if (c.used[d] >= topo->capacity[d])
+            int t = c.cand[d];
+            if (t < 0)
                 continue;
-            int t = top(&c, d);
-            uint64_t v = c.refs[(size_t)t * nd + d];
-            if (mt < 0 || v > vmax || (v == vmax && t < mt)) { vmax = v; mt = t; md = d; }
-            double impact = (double)v + factor * (c.rowsum[t] - (double)v);
-            double score = impact + c.load[d];
-            trace_cand(trace, t, d, (double)v, impact, c.load[d], score);
+            double score = c.impact[d] + c.load[d];
             if (bt < 0 || score < best || (score == best && t < bt)) {
-                best = score; bif = impact; bt = t; bd = d;
+                best = score; bt = t; bd = d;
             }
         }
         if (bt < 0)
             return -ENOSPC;
+        if (trace) {
+            /* e_max: the largest V among the candidates (the paper's getFistMaxElement). */
+            int mt = -1, md = -1;
+            uint64_t vmax = 0;
+            for (int d = 0; d < nd; d++) {
+                int t = c.cand[d];
+                if (t < 0)
+                    continue;
+                uint64_t v = c.refs[(size_t)t * nd + d];
+                if (mt < 0 || v > vmax || (v == vmax && t < mt)) { vmax = v; mt = t; md = d; }
+                trace_cand(trace, t, d, (double)v, c.impact[d], c.load[d], c.impact[d] + c.load[d]);
+            }
+            trace_step(trace, first, bt, bd, mt, md, 0.0);
+        }
         place(&c, node, bt, bd);
-        c.load[bd] += bif;
-        trace_step(trace, first, bt, bd, mt, md, 0.0);
+        c.load[bd] += c.impact[bd];
+        for (int d = 0; d < nd; d++) {
+            if (c.cand[d] < 0 || (c.cand[d] != bt && d != bd))
+                continue;
+            if (c.used[d] >= topo->capacity[d]) {
+                c.cand[d] = -1;
+                continue;
+            }
+            int t = top(&c, d);
+            c.cand[d] = t;
+            if (t >= 0) {
+                double v = (double)c.refs[(size_t)t * nd + d];
+                c.impact[d] = v + factor * (c.rowsum[t] - v);
+            }
+        }
     }
     return 0;
 }
