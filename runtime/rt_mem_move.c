@@ -68,8 +68,9 @@ int rt_move_range(uintptr_t start, uintptr_t end, int node, uint64_t *moved, uin
     int *nodes = malloc(sizeof *nodes * cap);
     int *before = malloc(sizeof *before * cap);
     int *status = malloc(sizeof *status * cap);
+    void **away = malloc(sizeof *away * cap);
     int first_err = 0, rc = 0;
-    if (!pages || !nodes || !before || !status) {
+    if (!pages || !nodes || !before || !status || !away) {
         rc = -1;
         first_err = ENOMEM;
         goto out;
@@ -85,9 +86,16 @@ int rt_move_range(uintptr_t start, uintptr_t end, int node, uint64_t *moved, uin
             first_err = errno;
             goto out;
         }
+        /* Only pages elsewhere are passed: a moving call first drains the
+         * LRU caches of every CPU, which is skipped when nothing must move.
+         */
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (before[i] != node)
+                away[k++] = pages[i];
         /* Older kernels fail the whole call with ENOENT when nothing needed
          * moving; the query below tells the truth either way. */
-        if (sys_move_pages(n, pages, nodes, status, MPOL_MF_MOVE) < 0 && errno != ENOENT) {
+        if (k && sys_move_pages(k, away, nodes, status, MPOL_MF_MOVE) < 0 && errno != ENOENT) {
             rc = -1;
             first_err = errno;
             goto out;
@@ -119,6 +127,7 @@ out:
     free(nodes);
     free(before);
     free(status);
+    free(away);
     if (rc)
         errno = first_err ? first_err : EIO;
     return rc;

@@ -73,42 +73,72 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Runs in the signal handler: restore access to the unit, move it to the
- * node of the CPU this thread runs on (getcpu: a plain system call), and
- * count what could not move. Access comes first: move_pages cannot move a
- * PROT_NONE page (it reports -ENOENT and moves nothing). */
+/* Runs in the signal handler: restore access to the unit, move its pages
+ * that are elsewhere to the node of the CPU this thread runs on (getcpu: a
+ * plain system call), and count what could not move. Access comes first:
+ * move_pages cannot move a PROT_NONE page (it reports -ENOENT and moves
+ * nothing). Pages are queried before moving because every moving call
+ * starts by draining the LRU caches of all CPUs (tens of microseconds or
+ * more); a unit already on the node costs no such call. */
 #define SIG_BATCH 64
-static void resolve_unit(region_t *r, size_t u)
+static int resolve_unit(region_t *r, size_t u)
 {
     uintptr_t base = r->start + u * r->unit;
-    mprotect((void *)base, r->unit, PROT_READ | PROT_WRITE);
+    if (mprotect((void *)base, r->unit, PROT_READ | PROT_WRITE) != 0)
+        return -1;
 
     unsigned cpu = 0, node = 0;
     if (!rt_mem_numa_ok || syscall(SYS_getcpu, &cpu, &node, NULL) != 0)
-        return;
-    void *pages[SIG_BATCH];
+        return 0;
+    void *pages[SIG_BATCH], *away[SIG_BATCH];
     int nodes[SIG_BATCH], status[SIG_BATCH];
     size_t npages = r->unit / rt_mem_pagesz;
     uint64_t moved = 0, failed = 0;
     for (size_t done = 0; done < npages; done += SIG_BATCH) {
-        size_t n = npages - done < SIG_BATCH ? npages - done : SIG_BATCH;
-        for (size_t i = 0; i < n; i++) {
+        size_t n = npages - done < SIG_BATCH ? npages - done : SIG_BATCH, k = 0;
+        for (size_t i = 0; i < n; i++)
             pages[i] = (void *)(base + (done + i) * rt_mem_pagesz);
-            nodes[i] = (int)node;
-        }
-        syscall(SYS_move_pages, 0, n, pages, nodes, status, MPOL_MF_MOVE);
-        /* Read back: a huge page's tails report -EBUSY though they moved. */
         if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0) != 0)
             continue;
         for (size_t i = 0; i < n; i++) {
+            if (status[i] >= 0 && status[i] != (int)node) {
+                away[k] = pages[i];
+                nodes[k++] = (int)node;
+            }
+        }
+        if (k == 0)
+            continue;
+        syscall(SYS_move_pages, 0, k, away, nodes, status, MPOL_MF_MOVE);
+        /* Read back: a huge page's tails report -EBUSY though they moved. */
+        if (syscall(SYS_move_pages, 0, k, away, NULL, status, 0) != 0)
+            continue;
+        for (size_t i = 0; i < k; i++) {
             if (status[i] == (int)node)
                 moved++;
-            else if (status[i] != -ENOENT)   /* not present: placed on first use, locally */
+            else
                 failed++;
         }
     }
     atomic_fetch_add(&st_pages, moved);
     atomic_fetch_add(&st_failed, failed);
+    return 0;
+}
+
+/* The kernel refused to split the mapping once more (vm.max_map_count):
+ * give the whole region back its access in one call, which merges its
+ * pieces, and count its armed units as not moved. Data stays where it is. */
+static void give_up_region(region_t *r)
+{
+    uint64_t dropped = 0;
+    for (size_t u = 0; u < r->nunits; u++) {
+        uint8_t expect = U_ARMED;
+        if (atomic_compare_exchange_strong(&r->state[u], &expect, U_RESOLVED)) {
+            atomic_fetch_sub(&r->armed, 1);
+            dropped += r->unit / rt_mem_pagesz;
+        }
+    }
+    mprotect((void *)r->start, r->end - r->start, PROT_READ | PROT_WRITE);
+    atomic_fetch_add(&st_failed, dropped);
 }
 
 static int on_fault(void *addr, int code, void *ctx)
@@ -124,9 +154,13 @@ static int on_fault(void *addr, int code, void *ctx)
             uint8_t expect = U_ARMED;
             if (!atomic_compare_exchange_strong(&r->state[u], &expect, U_BUSY))
                 continue;
-            resolve_unit(r, u);
-            atomic_store(&r->state[u], U_RESOLVED);
             atomic_fetch_sub(&r->armed, 1);
+            if (resolve_unit(r, u) != 0) {
+                atomic_fetch_add(&st_failed, r->unit / rt_mem_pagesz);
+                atomic_store(&r->state[u], U_RESOLVED);
+                give_up_region(r);
+            }
+            atomic_store(&r->state[u], U_RESOLVED);
             atomic_store(&r->last_ns, now_ns());
             atomic_fetch_add(&st_faults, 1);
             return RT_FAULT_RESOLVED;
@@ -174,9 +208,11 @@ static void disarm_unit(region_t *r, size_t u)
     for (;;) {
         uint8_t expect = U_ARMED;
         if (atomic_compare_exchange_strong(&r->state[u], &expect, U_BUSY)) {
-            mprotect((void *)(r->start + u * r->unit), r->unit, PROT_READ | PROT_WRITE);
+            int rc = mprotect((void *)(r->start + u * r->unit), r->unit, PROT_READ | PROT_WRITE);
             atomic_store(&r->state[u], U_RESOLVED);
             atomic_fetch_sub(&r->armed, 1);
+            if (rc != 0)
+                give_up_region(r);
             return;
         }
         if (expect != U_BUSY)
