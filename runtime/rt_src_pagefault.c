@@ -78,6 +78,22 @@ static int emulate;
 static uint64_t rotation;
 static rt_region_t *armed;        /* the region whose execution is being sampled */
 
+/* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
+ * flag no program mapping has, so the kernel never merges it into a
+ * neighbouring tracked mapping (which would then protect what the resolver
+ * writes); it also keeps these tables out of core dumps. */
+static void *own_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (madvise(p, bytes, MADV_DONTDUMP) != 0) {
+        munmap(p, bytes);
+        return NULL;
+    }
+    return p;
+}
+
 static int probe(char *why, size_t len)
 {
     (void)why;
@@ -88,9 +104,8 @@ static int probe(char *why, size_t len)
 static void start(void)
 {
     pagesz = (size_t)sysconf(_SC_PAGESIZE);
-    tab = mmap(NULL, sizeof *tab, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (tab == MAP_FAILED) {
-        tab = NULL;
+    tab = own_map(sizeof *tab);
+    if (!tab) {
         rt_warn("pagefault source: cannot map its tables: %s; no references sampled", strerror(errno));
         return;
     }
@@ -154,8 +169,8 @@ static int resolve(void *addr, int code, void *ctx)
         if (syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0) == 0 && status[0] >= 0 &&
             status[0] < MAX_NODES)
             node = tab->node_of_kernel[status[0]];
-        else if (status[0] == -ENOENT) /* not yet present: the access about to happen places it here */
-            node = here;
+        else if (status[0] == -ENOENT || status[0] == -EFAULT)
+            node = here; /* not present yet (or the zero page): the access about to happen places it here */
     }
     int t = thread_index();
     if (t >= 0 && node >= 0 && node < rt.topo.nnodes)
@@ -173,6 +188,9 @@ static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *pat
         return 0;
     if ((uintptr_t)tab < hi && (uintptr_t)tab + sizeof *tab > lo)
         return 0;
+    for (int i = 0; i < nareas; i++)
+        if ((uintptr_t)areas[i].page < hi && (uintptr_t)areas[i].page + areas[i].npages > lo)
+            return 0;
     if (!strcmp(path, "[stack]") || (prev_guard && prev_hi == lo))
         return 0;
     if (!path[0])
@@ -193,8 +211,8 @@ static area_t *area_for(uintptr_t lo, uintptr_t hi)
         return NULL;
     area_t *a = &areas[nareas];
     size_t npages = (hi - lo) / pagesz;
-    void *state = mmap(NULL, npages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (state == MAP_FAILED)
+    void *state = own_map(npages);
+    if (!state)
         return NULL;
     a->start = lo;
     a->end = hi;
@@ -202,6 +220,8 @@ static area_t *area_for(uintptr_t lo, uintptr_t hi)
     a->page = state;
     a->claim = rt_fault_claim((void *)lo, (void *)hi, resolve, a);
     if (a->claim < 0) {
+        rt_verbose(1, "pagefault: cannot claim %#lx-%#lx: %s", (unsigned long)lo, (unsigned long)hi,
+                   strerror(errno));
         munmap(state, npages);
         return NULL;
     }
@@ -260,7 +280,7 @@ static void region_begin(rt_region_t *r)
     size_t offset = (size_t)(rotation++ * 7919u) % stride;  /* a prime step visits every residue */
     memset(tab->tid, 0, sizeof tab->tid);
     __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
-    size_t k = 0;
+    size_t k = 0, protected_pages = 0;
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
         if (!a->live)
@@ -281,9 +301,12 @@ static void region_begin(rt_region_t *r)
             if (run_len && mprotect((void *)(a->start + run * pagesz), run_len * pagesz, PROT_NONE) != 0)
                 for (size_t q = run; q < run + run_len; q++)
                     __atomic_fetch_and(&a->page[q], (uint8_t)~(PAGE_SAMPLED | PAGE_PROTECTED), __ATOMIC_RELEASE);
+            else
+                protected_pages += run_len;
             run_len = 0;
         }
     }
+    rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected", r->id, protected_pages, total);
 }
 
 static void thread_begin(rt_region_t *r, int index)
@@ -309,6 +332,8 @@ static uint64_t region_end(rt_region_t *r)
         }
     }
     __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
+    rt_verbose(2, "pagefault: region %d: %llu faults", r->id,
+               (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED));
     uint64_t added = 0;
     int nd = rt.topo.nnodes;
     if (!record) {

@@ -39,7 +39,7 @@ elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu
   env_args=()
   for s in "${settings[@]}"; do env_args+=(--env "$s"); done
   "$build/bin/ompnuma" vm --nodes 2 --cpus-per-node 1 --mem 256 --distances '10,21;21,10' \
-      --file "$build/lib" --env LD_LIBRARY_PATH="$build/lib" --env OMP_PLACEMENT_REPORT=/tmp/report.json \
+      --file "$prog" --file "$build/lib" --env LD_LIBRARY_PATH="$build/lib" --env OMP_PLACEMENT_REPORT=/tmp/report.json \
       "${env_args[@]}" --timeout 300 -- \
       /bin/sh -c "'$prog' ${args[*]} && echo '--- report ---' && cat /tmp/report.json" > "$work/out.txt"
   sed -n '1,/^--- report ---$/p' "$work/out.txt" | grep -v '^--- report ---$'
