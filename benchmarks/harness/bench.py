@@ -174,7 +174,7 @@ def main(argv=None, defaults=None):
                     env = bench_configs.run_environment(c, base_env, libdir)
                     cmd = b.argv(bindir, c.variant)
                     if runner:
-                        cmd = bench_vm.wrap(runner, a.vm, env, cmd)
+                        cmd = bench_vm.wrap(runner, a.vm, env, cmd, a.timeout)
                     log = os.path.join(outdir, "logs", "%04d-%s-%s.log" % (seq, b.id, c.name))
                     header = "".join("%s=%s\n" % (k, v) for k, v in sorted(env.items())
                                      if k.startswith(("OMP_", "LD_LIBRARY_PATH")))

@@ -28,12 +28,15 @@ def find_runner(here, prefix, srcroot):
     return None
 
 
-def wrap(runner, layout, env, argv):
-    """argv run in the VM with the configuration's variables: the guest does not inherit the host's
-    environment, so the OpenMP and loader variables of the run are given to `env` explicitly."""
+def wrap(runner, layout, env, argv, timeout):
+    """argv run in the VM with the run's OpenMP and loader variables: the guest inherits nothing from the
+    host, so each is passed with --env (the runner also finds the libraries to ship with them, so the
+    drop-in under LD_LIBRARY_PATH travels with the program)."""
     nodes, cpus = parse_layout(layout)
-    cmd = list(runner) + ["--nodes", str(nodes)]
+    cmd = list(runner) + ["--nodes", str(nodes), "--timeout", "%g" % timeout]
     if cpus:
         cmd += ["--cpus-per-node", str(cpus)]
-    settings = ["%s=%s" % (k, env[k]) for k in sorted(env) if k.startswith(("OMP_", "KMP_", "GOMP_", "LD_LIBRARY_PATH"))]
-    return cmd + ["--", "env"] + settings + argv
+    for k in sorted(env):
+        if k.startswith(("OMP_", "KMP_", "GOMP_", "LD_LIBRARY_PATH")):
+            cmd += ["--env", "%s=%s" % (k, env[k])]
+    return cmd + ["--"] + argv
