@@ -118,6 +118,34 @@ static void log_mapping(const rt_region_t *r, const char *what)
                r->pins_applied ? "" : " (dry run: not applied)");
 }
 
+/* A kept move is sampled once more, into tnt_after: the evidence that the
+ * threads now sit next to their data (its timings are not used). */
+static void keep(rt_region_t *r)
+{
+    phase_reset(r, RT_OUTCOME_KEPT, 1);
+    r->confirming = 1;
+}
+
+static void end_confirm(rt_region_t *r)
+{
+    r->confirming = 0;
+    r->measuring = 0;
+    r->phase_execs = 0;
+    r->cp_phase_sum = 0;
+    r->phase_min = UINT64_MAX;
+    r->phase_max = 0;
+    uint64_t local = 0, total = 0;
+    int nd = rt.topo.nnodes;
+    for (int i = 0; i < r->team_size; i++)
+        for (int n = 0; n < nd; n++) {
+            uint64_t v = r->tnt_after[(size_t)i * (size_t)nd + (size_t)n];
+            total += v;
+            local += n == r->map_node[i] ? v : 0;
+        }
+    rt_verbose(1, "region %d: after the move %llu of %llu sampled references are local", r->id,
+               (unsigned long long)local, (unsigned long long)total);
+}
+
 static void end_sampling(rt_region_t *r)
 {
     if (tnt_empty(r)) {
@@ -145,7 +173,12 @@ static void end_sampling(rt_region_t *r)
     apply(r, cores);
     free(cores);
     log_mapping(r, "re-pinned to");
-    phase_reset(r, r->pins_applied && rt.settings.verify ? RT_OUTCOME_VERIFYING : RT_OUTCOME_KEPT, 0);
+    if (r->pins_applied && rt.settings.verify)
+        phase_reset(r, RT_OUTCOME_VERIFYING, 0);
+    else if (r->pins_applied)
+        keep(r);
+    else
+        phase_reset(r, RT_OUTCOME_KEPT, 0); /* dry run: nothing moved, nothing to confirm */
 }
 
 static void end_verify(rt_region_t *r)
@@ -161,7 +194,7 @@ static void end_verify(rt_region_t *r)
     } else {
         rt_verbose(1, "region %d: critical path %.0f ns -> %.0f ns; kept", r->id, r->cp_before_ns,
                    r->cp_after_ns);
-        phase_reset(r, RT_OUTCOME_KEPT, 0);
+        keep(r);
     }
 }
 
@@ -201,19 +234,30 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             end_verify(r);
         return;
     default:
+        if (r->confirming) {
+            if (++r->phase_execs >= sample)
+                end_confirm(r);
+            return;
+        }
         /* Settled: watch for drift over windows of executions. */
         phase_add(r, cp);
         if (r->phase_execs < DRIFT_WINDOW * sample)
             return;
         {
-            double mean = phase_mean(r), ref = r->cp_after_ns > 0 ? r->cp_after_ns : r->cp_before_ns;
-            if (ref > 0 && (mean > ref * (1 + DRIFT) || mean < ref / (1 + DRIFT)) &&
-                r->outcome != RT_OUTCOME_NO_DATA) {
+            /* The reference is the first window after settling: the region's
+             * time with the placement it kept, whatever happened before. */
+            double mean = phase_mean(r);
+            if (r->cp_settled_ns <= 0) {
+                r->cp_settled_ns = mean;
+            } else if (r->outcome != RT_OUTCOME_NO_DATA &&
+                       (mean > r->cp_settled_ns * (1 + DRIFT) || mean < r->cp_settled_ns / (1 + DRIFT))) {
                 rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,
-                           ref, mean);
+                           r->cp_settled_ns, mean);
                 memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt.topo.nnodes * sizeof *r->tnt);
                 memset(r->tnt_samples, 0, (size_t)r->team_size * sizeof *r->tnt_samples);
+                memset(r->tnt_after, 0, (size_t)r->team_size * (size_t)rt.topo.nnodes * sizeof *r->tnt_after);
                 r->resamples++;
+                r->cp_settled_ns = 0;
                 phase_reset(r, RT_OUTCOME_SAMPLING, 1);
                 return;
             }

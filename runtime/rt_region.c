@@ -53,14 +53,15 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->busy_sum = calloc((size_t)n, sizeof *r->busy_sum);
     r->tnt = calloc((size_t)n * (size_t)nd, sizeof *r->tnt);
     r->tnt_samples = calloc((size_t)n, sizeof *r->tnt_samples);
+    r->tnt_after = calloc((size_t)n * (size_t)nd, sizeof *r->tnt_after);
     r->map_node = malloc((size_t)n * sizeof *r->map_node);
     r->pin_cpu = malloc((size_t)n * sizeof *r->pin_cpu);
     r->prev_pin_cpu = malloc((size_t)n * sizeof *r->prev_pin_cpu);
     r->seen_cpu = malloc((size_t)n * sizeof *r->seen_cpu);
-    if (!r->seen_cpu ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
+    if (!r->seen_cpu || !r->tnt_after ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
         !r->pin_cpu || !r->prev_pin_cpu) {
         free(r->busy_last); free(r->busy_sum); free(r->tnt); free(r->tnt_samples);
-        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r);
+        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r->tnt_after); free(r);
         return NULL;
     }
     for (int i = 0; i < n; i++)
@@ -137,7 +138,7 @@ void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requeste
     /* Created here so that a region's very first execution (often the one
      * that first-touches the data) is sampled too. */
     rt_region_t *r = rt_region_get(codeptr, requested, parent);
-    if (r && r->outcome == RT_OUTCOME_SAMPLING && r->measuring)
+    if (r && r->measuring)
         rt_counters_region_begin(r);
 }
 

@@ -54,9 +54,12 @@ typedef struct rt_region {
     int          resamples;     /* times a drift re-opened sampling */
     double       cp_before_ns;  /* mean critical path before the decision */
     double       cp_after_ns;   /* mean after it (0 while not measured) */
+    double       cp_settled_ns; /* mean of the first window once settled: drift reference */
     double       noise;         /* relative spread measured while sampling */
     uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
     uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
+    uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
+    int          confirming;    /* 1 while tnt_after is being sampled */
     int         *map_node;      /* [team_size] decided node, -1 undecided */
     int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
@@ -81,6 +84,13 @@ typedef struct rt_thread {
     int          mask_saved;      /* the thread's original mask is in `mask` */
     cpu_set_t    mask;
 } rt_thread_t;
+
+/* The table a counter source adds to now: tnt while sampling, tnt_after
+ * while a kept move is being confirmed. */
+static inline uint64_t *rt_region_tnt_target(rt_region_t *r)
+{
+    return r->confirming ? r->tnt_after : r->tnt;
+}
 
 /* Lookup, inserting on first sight (takes a lock and allocates only then).
  * parent may be NULL. NULL when the table is full or memory ran out. */

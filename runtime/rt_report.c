@@ -92,6 +92,11 @@ static void json_region(FILE *f, const rt_region_t *r)
         fputs(i ? "," : "", f);
         json_u64_array(f, r->tnt + (size_t)i * (size_t)nd, nd);
     }
+    fprintf(f, "],\"tnt_after\":[");
+    for (int i = 0; i < r->team_size; i++) {
+        fputs(i ? "," : "", f);
+        json_u64_array(f, r->tnt_after + (size_t)i * (size_t)nd, nd);
+    }
     fprintf(f, "],\"tnt_samples\":");
     json_u64_array(f, r->tnt_samples, r->team_size);
     fprintf(f, ",\"mapping\":");

@@ -26,8 +26,10 @@ static int topo_node(int kernel_node)
 
 static uint64_t region_end(rt_region_t *r)
 {
-    if (!r->measuring || r->tnt_samples[0] || r->team_size < 1)
-        return 0; /* one snapshot per sampling phase: it costs a system call per buffer */
+    /* One snapshot per phase: it costs a system call per buffer. */
+    if (!r->measuring || r->team_size < 1 || (r->confirming ? r->phase_execs > 0 : r->tnt_samples[0] > 0))
+        return 0;
+    uint64_t *tnt = rt_region_tnt_target(r);
     rt_mem_hint_t *hints = NULL;
     int nkernel = 0, n = rt_mem_hints_snapshot(&hints, &nkernel);
     uint64_t added = 0;
@@ -41,8 +43,9 @@ static uint64_t region_end(rt_region_t *r)
             size_t pages = hints[h].pages_per_node[k];
             if (node < 0 || !pages)
                 continue;
-            r->tnt[(size_t)t * (size_t)nd + (size_t)node] += pages;
-            r->tnt_samples[t] += pages;
+            tnt[(size_t)t * (size_t)nd + (size_t)node] += pages;
+            if (!r->confirming)
+                r->tnt_samples[t] += pages;
             added += pages;
         }
     }

@@ -340,12 +340,14 @@ static uint64_t region_end(rt_region_t *r)
         memset(tab->counts, 0, sizeof tab->counts);
         return 0;
     }
+    uint64_t *tnt = rt_region_tnt_target(r);
     for (int t = 0; t < r->team_size && t < MAX_TEAM; t++)
         for (int n = 0; n < nd; n++) {
             uint64_t c = tab->counts[t * MAX_NODES + n];
             tab->counts[t * MAX_NODES + n] = 0;
-            r->tnt[(size_t)t * (size_t)nd + (size_t)n] += c;
-            r->tnt_samples[t] += c;
+            tnt[(size_t)t * (size_t)nd + (size_t)n] += c;
+            if (!r->confirming)
+                r->tnt_samples[t] += c;
             added += c;
         }
     return added;

@@ -103,7 +103,8 @@ static uint64_t region_end(rt_region_t *r)
 {
     const pl_csv_table_t *t = table_for(r);
     int nd = rt.topo.nnodes;
-    if (!t || !r->measuring || r->tnt_samples[0])  /* a table is replayed once per region */
+    /* A table is replayed once per region; it says nothing about a move. */
+    if (!t || !r->measuring || r->confirming || r->tnt_samples[0])
         return 0;
     if (t->nthreads != r->team_size || t->nnodes != nd) {
         rt_verbose(1, "replay: region %d: table \"%s\" is %dx%d, the region needs %dx%d; skipped",

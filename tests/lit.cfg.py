@@ -13,7 +13,11 @@ import lit.formats
 import lit.util
 
 config.name = "ompnuma"
-config.test_format = lit.formats.ShTest(execute_external=True)
+# RUN lines are POSIX shell (loops, $?, sh -c). lit 23 wants that said twice.
+try:
+    config.test_format = lit.formats.ShTest(execute_external=True, force_execute_external=True)
+except TypeError:
+    config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".c", ".f90", ".test", ".sh"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "README.md"]
 config.test_source_root = os.path.dirname(__file__)

@@ -56,6 +56,10 @@ def render(r, out, show_tnt):
             for t, row in enumerate(g["tnt"]):
                 node = g["mapping"][t] if g["mapping"] else "-"
                 out.write("  thread {:>3} -> node {:>2}: {}\n".format(t, node, " ".join("{:>10}".format(v) for v in row)))
+            if any(any(row) for row in g.get("tnt_after", [])):
+                out.write("  after the move:\n")
+                for t, row in enumerate(g["tnt_after"]):
+                    out.write("  thread {:>3}              {}\n".format(t, " ".join("{:>10}".format(v) for v in row)))
             d = g["decision"]
             if d:
                 out.write("  decided by {} in {:.1f} us; predicted {:.4g} -> {:.4g}\n".format(
