@@ -26,12 +26,12 @@ size_t pl_workspace_bytes(pl_policy_t policy, int nthreads, int nnodes)
         break;
     case PL_POLICY_CRITPATH_REFINE:
         a.used += pl_i_ctx_bytes(n, nd);
-        a.used += max2(pl_i_greedy_bytes(n, nd), pl_i_refine_bytes(n, nd));
+        a.used += max2(pl_i_greedy_bytes(n, nd), pl_i_polish_bytes(n, nd));
         break;
     case PL_POLICY_EXHAUSTIVE:
         a.used += pl_i_ctx_bytes(n, nd);
         a.used += max2(pl_i_greedy_bytes(n, nd),
-                       max2(pl_i_refine_bytes(n, nd), pl_i_exhaustive_bytes(n, nd)));
+                       max2(pl_i_polish_bytes(n, nd), pl_i_exhaustive_bytes(n, nd)));
         break;
     default:
         return 0;
@@ -93,7 +93,7 @@ int pl_decide_traced(pl_policy_t policy, const pl_topo_t *topo, const pl_tnt_t *
                            policy == PL_POLICY_CRITPATH_REFINE ? trace : NULL);
         if (!rc) {
             phase = a;
-            rc = pl_i_refine(&ctx, out->node, &phase);
+            rc = pl_i_polish(&ctx, out->node, &phase);
         }
         if (!rc && policy == PL_POLICY_EXHAUSTIVE) {
             phase = a;

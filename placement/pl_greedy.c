@@ -74,8 +74,7 @@ typedef struct cols {
     int  *next_bucket;/* [nd] */
     int  *sorted_end; /* [nd] */
     int  *pos;        /* [nd] cursor */
-    int  *shift;      /* [nd] bucket = (v - vmin) >> shift */
-    uint64_t *vmin;   /* [nd] */
+    int  *shift;      /* [nd] bucket = BUCKETS - 1 - (v >> shift) */
     int  *used;       /* [nd] threads placed on the node */
     unsigned char *placed; /* [n] */
     double *load;     /* [nd] CPImpact (critpath) or LC (maxlocal) */
@@ -89,7 +88,7 @@ static inline int kv_before(kv_t a, kv_t b)
     return a.v > b.v || (a.v == b.v && a.t < b.t);
 }
 
-/* Sort col[d][lo, hi) exactly; its entries share the bits of (v - vmin) above shift. */
+/* Sort col[d][lo, hi) exactly; its entries share the bits of v above shift. */
 static void sort_bucket(cols_t *c, int d, int lo, int hi)
 {
     int *o = c->col + (size_t)d * c->n + lo;
@@ -107,7 +106,6 @@ static void sort_bucket(cols_t *c, int d, int lo, int hi)
             a[j] = x;
         }
     } else {
-        uint64_t base = c->vmin[d];
         for (int sh = 0; sh < c->shift[d]; sh += 8) {
             int count[257];
             int bits = c->shift[d] - sh < 8 ? c->shift[d] - sh : 8;
@@ -115,11 +113,11 @@ static void sort_bucket(cols_t *c, int d, int lo, int hi)
             memset(count, 0, sizeof count);
             /* Bucket mask - digit: descending order, stable within a digit. */
             for (int i = 0; i < n; i++)
-                count[mask - (((a[i].v - base) >> sh) & mask) + 1]++;
+                count[mask - ((a[i].v >> sh) & mask) + 1]++;
             for (int k = 1; k <= 256; k++)
                 count[k] += count[k - 1];
             for (int i = 0; i < n; i++)
-                b[count[mask - (((a[i].v - base) >> sh) & mask)]++] = a[i];
+                b[count[mask - ((a[i].v >> sh) & mask)]++] = a[i];
             kv_t *x = a; a = b; b = x;
         }
     }
@@ -156,34 +154,43 @@ static inline int top(cols_t *c, int d)
 static void bucket_columns(cols_t *c, const pl_topo_t *topo)
 {
     int n = c->n, nd = c->nd;
-    for (int d = 0; d < nd; d++) {
-        c->vmin[d] = UINT64_MAX;
+    /* The OR of a column has the bit length of its maximum: buckets split
+     * [0, 2^bits) and cost no compare per element. Row totals are summed in
+     * 64 bits when no row can overflow (every column below 2^bits_d, and the
+     * sum of those bounds below 2^64), else in double. */
+    for (int d = 0; d < nd; d++)
         c->vmax[d] = 0;
-    }
     for (int t = 0; t < n; t++) {
         const uint64_t *row = c->refs + (size_t)t * nd;
-        double r = 0;
+        uint64_t r = 0;
         for (int d = 0; d < nd; d++) {
-            uint64_t v = row[d];
-            r += (double)v;
-            c->vmin[d] = v < c->vmin[d] ? v : c->vmin[d];
-            c->vmax[d] = v > c->vmax[d] ? v : c->vmax[d];
+            r += row[d];
+            c->vmax[d] |= row[d];
         }
-        c->rowsum[t] = r;
+        c->rowsum[t] = (double)r;
     }
+    unsigned __int128 bound = 0;
     for (int d = 0; d < nd; d++) {
         int bits = 0;
-        for (uint64_t span = c->vmax[d] - c->vmin[d]; span; span >>= 1)
+        for (uint64_t span = c->vmax[d]; span; span >>= 1)
             bits++;
         c->shift[d] = bits > BUCKET_BITS ? bits - BUCKET_BITS : 0;
+        bound += (unsigned __int128)1 << bits;
     }
+    if (bound > (unsigned __int128)UINT64_MAX)
+        for (int t = 0; t < n; t++) {
+            double r = 0;
+            for (int d = 0; d < nd; d++)
+                r += (double)c->refs[(size_t)t * nd + d];
+            c->rowsum[t] = r;
+        }
     memset(c->count, 0, sizeof(int) * (size_t)nd * (BUCKETS + 1));
     for (int t = 0; t < n; t++) {
         const uint64_t *row = c->refs + (size_t)t * nd;
         unsigned char *bk = c->bk + (size_t)t * nd;
         for (int d = 0; d < nd; d++) {
             /* Highest values first: bucket 0 holds the top of the range. */
-            int b = BUCKETS - 1 - (int)((row[d] - c->vmin[d]) >> c->shift[d]);
+            int b = BUCKETS - 1 - (int)(row[d] >> c->shift[d]);
             bk[d] = (unsigned char)b;
             c->count[(size_t)d * (BUCKETS + 1) + b + 1]++;
         }
@@ -222,7 +229,6 @@ size_t pl_i_greedy_bytes(int n, int nd)
     pl_i_take(&a, sizeof(int) * (size_t)nd * BUCKETS);
     for (int i = 0; i < 6; i++)
         pl_i_take(&a, sizeof(int) * nd);
-    pl_i_take(&a, sizeof(uint64_t) * nd);
     pl_i_take(&a, (size_t)n);
     pl_i_take(&a, sizeof(double) * nd);
     pl_i_take(&a, sizeof(double) * n);
@@ -248,7 +254,6 @@ static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_t
     c->shift = pl_i_take(a, sizeof(int) * nd);
     c->used = pl_i_take(a, sizeof(int) * nd);
     c->cand = pl_i_take(a, sizeof(int) * nd);
-    c->vmin = pl_i_take(a, sizeof(uint64_t) * nd);
     c->placed = pl_i_take(a, (size_t)n);
     c->load = pl_i_take(a, sizeof(double) * nd);
     c->rowsum = pl_i_take(a, sizeof(double) * n);

@@ -86,7 +86,11 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
 
 /* Local search from node[] (improved in place). */
 size_t pl_i_refine_bytes(int n, int nd);
-int pl_i_refine(pl_ctx_t *ctx, int *node, pl_arena_t *a);
+int pl_i_refine(pl_ctx_t *ctx, int *node, pl_arena_t *a, long budget);
+
+/* Refine from critpath's node[] and from the other greedy starts; keep the best. */
+size_t pl_i_polish_bytes(int n, int nd);
+int pl_i_polish(pl_ctx_t *ctx, int *node, pl_arena_t *a);
 
 size_t pl_i_exhaustive_bytes(int n, int nd);
 int pl_i_exhaustive(pl_ctx_t *ctx, int *node, pl_arena_t *a);
