@@ -51,10 +51,16 @@ typedef struct pl_mapping {
 typedef enum pl_policy {
     PL_POLICY_COMPACT = 0,      /* fill node 0, then node 1, ... (OS "close")   */
     PL_POLICY_SCATTER,          /* round-robin over nodes (OS "spread")         */
-    PL_POLICY_EXHAUSTIVE,       /* Algorithm 1: optimum under the cost model    */
+    PL_POLICY_EXHAUSTIVE,       /* Algorithm 1: optimum under the cost model
+                                   (branch and bound, symmetry pruning); -E2BIG
+                                   beyond PL_EXHAUSTIVE_MAX_THREADS threads or
+                                   PL_EXHAUSTIVE_BUDGET search nodes            */
     PL_POLICY_MAXLOCAL,         /* Algorithm 2: greedy local accesses, Eq. 1-3  */
     PL_POLICY_CRITPATH,         /* Algorithm 3: critical path, Eq. 4            */
-    PL_POLICY_CRITPATH_REFINE,  /* Algorithm 3 + swap/move refinement           */
+    PL_POLICY_CRITPATH_REFINE,  /* Algorithm 3 + swap/move refinement under the
+                                   cost model, also started from maxlocal,
+                                   scatter and compact (up to 64 threads); a
+                                   fixed work budget bounds it (milliseconds)  */
     PL_POLICY_COUNT
 } pl_policy_t;
 

@@ -260,8 +260,9 @@ int main(int argc, char **argv)
                pl_policy_name(policies[p]), ko, qmean[p], qmax[p], 100 * within1[p], 100 * within5[p],
                100 * le_c[p], 100 * le_s[p], vsos[p], med_us[p]);
     }
-    printf("(optimal: cases where exhaustive finished; vs-best-os: geometric mean of predicted time / min(compact, scatter);\n"
-           " median-us: thread CPU time of one decision)\n");
+    printf("(optimal: cases where exhaustive finished; <=compact, <=scatter, vs-best-os (geometric mean of\n"
+           " predicted time / min(compact, scatter)): over the cases the policy ran, exhaustive only up to\n"
+           " --exhaustive-max threads; median-us: thread CPU time of one decision)\n");
 
     /* Per family and topology: critpath+refine and critpath quality. */
     printf("\n%-13s %-5s %4s %12s %12s %12s\n", "family", "topo", "N", "critpath/opt", "refine/opt", "maxlocal/opt");
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
             }
 
     /* Decision time scaling on 16 nodes. */
-    printf("\nscaling (16 nodes, random and block-local TNTs, median us of %d decisions)\n", repeat < 5 ? 5 : repeat);
+    printf("\nscaling (16 nodes, random and block-local TNTs: the slower one, median CPU us of %d decisions)\n", repeat < 5 ? 5 : repeat);
     printf("%6s %10s %10s %10s %10s %16s\n", "N", "compact", "scatter", "maxlocal", "critpath", "critpath+refine");
     int nscal = 0, scal_n[16];
     double scal_us[16][5];
