@@ -63,6 +63,25 @@ static double sum_blocks(const double *part)
     return s;
 }
 
+/* Row j of A times v. Four partial sums break the floating-point add
+ * chain (one add in flight per row would bound the matrix-vector product by
+ * add latency, not memory); the order is fixed, so results stay
+ * independent of the thread count. */
+static inline double row_dot(int j, const double *v)
+{
+    int k = rowstr[j], end = rowstr[j + 1];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (; k + 4 <= end; k += 4) {
+        s0 += aval[k] * v[colidx[k]];
+        s1 += aval[k + 1] * v[colidx[k + 1]];
+        s2 += aval[k + 2] * v[colidx[k + 2]];
+        s3 += aval[k + 3] * v[colidx[k + 3]];
+    }
+    for (; k < end; k++)
+        s0 += aval[k] * v[colidx[k]];
+    return (s0 + s1) + (s2 + s3);
+}
+
 /* ---- Matrix generation ---------------------------------------------------- */
 
 /* The na sparse generator vectors v_i, nonzer+1 slots each. */
@@ -328,9 +347,7 @@ static void cg_iteration(double *rnorm_out, double *zeta_out)
             for (int b = 0; b < NBLK; b++) {
                 double s = 0.0;
                 for (int j = blk_lo(b); j < blk_lo(b + 1); j++) {
-                    double t = 0.0;
-                    for (int k = rowstr[j]; k < rowstr[j + 1]; k++)
-                        t += aval[k] * p[colidx[k]];
+                    double t = row_dot(j, p);
                     q[j] = t;
                     s += p[j] * t;
                 }
@@ -366,10 +383,7 @@ static void cg_iteration(double *rnorm_out, double *zeta_out)
         for (int b = 0; b < NBLK; b++) {
             double s = 0.0;
             for (int j = blk_lo(b); j < blk_lo(b + 1); j++) {
-                double t = 0.0;
-                for (int k = rowstr[j]; k < rowstr[j + 1]; k++)
-                    t += aval[k] * z[colidx[k]];
-                double d = x[j] - t;
+                double d = x[j] - row_dot(j, z);
                 s += d * d;
             }
             part_a[b] = s;
