@@ -218,6 +218,8 @@ static void bucket_columns(cols_t *c, const pl_topo_t *topo)
     }
 }
 
+static size_t critpath_sel_bytes(int n, int nd);
+
 size_t pl_i_greedy_bytes(int n, int nd)
 {
     pl_arena_t a = { NULL, 0, 0 };
@@ -233,7 +235,7 @@ size_t pl_i_greedy_bytes(int n, int nd)
     pl_i_take(&a, sizeof(double) * nd);
     pl_i_take(&a, sizeof(double) * n);
     pl_i_take(&a, sizeof(double) * nd);
-    return a.used;
+    return a.used + critpath_sel_bytes(n, nd);
 }
 
 static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_tnt_t *tnt)
@@ -381,6 +383,73 @@ int pl_i_maxlocal(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
  * Eq. 4 value of e(1,1) with factor 1.5; we use Eq. 4 throughout. The choice
  * of Table 3, e(3,2), is the same either way.
  */
+/* Selection state of critpath: a tournament tree over the node columns and,
+ * per thread, the list of columns whose candidate it is. */
+typedef struct sel {
+    cols_t *c;
+    int p;        /* leaves: a power of two >= nd */
+    int *win;     /* [2p] best column of each subtree, -1 none */
+    int *head;    /* [n] first column whose candidate is the thread, -1 none */
+    int *next;    /* [nd] links of those lists */
+} sel_t;
+
+static size_t critpath_sel_bytes(int n, int nd)
+{
+    int p = 1;
+    while (p < nd)
+        p *= 2;
+    pl_arena_t a = { NULL, 0, 0 };
+    pl_i_take(&a, sizeof(int) * 2 * (size_t)p);
+    pl_i_take(&a, sizeof(int) * n);
+    pl_i_take(&a, sizeof(int) * nd);
+    return a.used;
+}
+
+/* The column whose candidate has the lower IF + CPImpact, then the lower
+ * thread, then the lower node: the paper's findLowestCPElement with our ties. */
+static inline int sel_better(const cols_t *c, int a, int b)
+{
+    if (a < 0) return b;
+    if (b < 0) return a;
+    double sa = c->impact[a] + c->load[a], sb = c->impact[b] + c->load[b];
+    if (sa != sb)
+        return sa < sb ? a : b;
+    if (c->cand[a] != c->cand[b])
+        return c->cand[a] < c->cand[b] ? a : b;
+    return a < b ? a : b;
+}
+
+static void sel_update(sel_t *s, int d)
+{
+    int i = s->p + d;
+    s->win[i] = s->c->cand[d] >= 0 ? d : -1;
+    for (i /= 2; i >= 1; i /= 2)
+        s->win[i] = sel_better(s->c, s->win[2 * i], s->win[2 * i + 1]);
+}
+
+static void sel_link(sel_t *s, int d, int t)
+{
+    s->c->cand[d] = t;
+    if (t < 0)
+        return;
+    /* A column leaves a list only when the list's thread is placed, and then
+     * the whole list is consumed: no unlinking, no back links. */
+    s->next[d] = s->head[t];
+    s->head[t] = d;
+}
+
+/* Refresh the candidate (and its IF) of column d from its cursor. */
+static void sel_refill(sel_t *s, const pl_topo_t *topo, int d, double factor)
+{
+    cols_t *c = s->c;
+    int t = c->used[d] < topo->capacity[d] ? top(c, d) : -1;
+    sel_link(s, d, t);
+    if (t >= 0) {
+        double v = (double)c->refs[(size_t)t * c->nd + d];
+        c->impact[d] = v + factor * (c->rowsum[t] - v);
+    }
+}
+
 int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
                   pl_arena_t *a, pl_trace_t *trace)
 {
@@ -389,36 +458,40 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
     if (rc)
         return rc;
     double factor = pl_numa_factor(topo);
-    int nd = tnt->nnodes;
-    /* Each column's candidate and its IF are cached: a step changes only the
-     * columns whose top was the placed thread and the load of one node. */
+    int n = tnt->nthreads, nd = tnt->nnodes;
+    /*
+     * A step changes only the columns whose candidate was the placed thread
+     * (its own node's among them, whose CPImpact grew): they are found through
+     * the thread's list and re-seeded in the tree, O(log Nd) each, instead of
+     * rescanning all Nd columns.
+     */
+    sel_t s = { .c = &c, .p = 1 };
+    while (s.p < nd)
+        s.p *= 2;
+    s.win = pl_i_take(a, sizeof(int) * 2 * (size_t)s.p);
+    s.head = pl_i_take(a, sizeof(int) * n);
+    s.next = pl_i_take(a, sizeof(int) * nd);
+    if (!s.next)
+        return -ENOBUFS;
+    for (int t = 0; t < n; t++)
+        s.head[t] = -1;
+    for (int i = 0; i < 2 * s.p; i++)
+        s.win[i] = -1;
     for (int d = 0; d < nd; d++) {
-        c.cand[d] = -1;
-        if (topo->capacity[d] > 0) {
-            int t = top(&c, d);
-            double v = (double)c.refs[(size_t)t * nd + d];
-            c.cand[d] = t;
-            c.impact[d] = v + factor * (c.rowsum[t] - v);
-        }
+        sel_refill(&s, topo, d, factor);
+        s.win[s.p + d] = c.cand[d] >= 0 ? d : -1;
     }
+    for (int i = s.p - 1; i >= 1; i--)
+        s.win[i] = sel_better(&c, s.win[2 * i], s.win[2 * i + 1]);
     trace_begin(trace);
-    for (int step = 0; step < tnt->nthreads; step++) {
-        int bt = -1, bd = -1, first = trace ? trace->ncands : 0;
-        double best = 0;
-        for (int d = 0; d < nd; d++) {
-            int t = c.cand[d];
-            if (t < 0)
-                continue;
-            double score = c.impact[d] + c.load[d];
-            if (bt < 0 || score < best || (score == best && t < bt)) {
-                best = score; bt = t; bd = d;
-            }
-        }
-        if (bt < 0)
+    for (int step = 0; step < n; step++) {
+        int bd = s.win[1];
+        if (bd < 0)
             return -ENOSPC;
+        int bt = c.cand[bd];
         if (trace) {
             /* e_max: the largest V among the candidates (the paper's getFistMaxElement). */
-            int mt = -1, md = -1;
+            int mt = -1, md = -1, first = trace->ncands;
             uint64_t vmax = 0;
             for (int d = 0; d < nd; d++) {
                 int t = c.cand[d];
@@ -432,19 +505,13 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
         }
         place(&c, node, bt, bd);
         c.load[bd] += c.impact[bd];
-        for (int d = 0; d < nd; d++) {
-            if (c.cand[d] < 0 || (c.cand[d] != bt && d != bd))
-                continue;
-            if (c.used[d] >= topo->capacity[d]) {
-                c.cand[d] = -1;
-                continue;
-            }
-            int t = top(&c, d);
-            c.cand[d] = t;
-            if (t >= 0) {
-                double v = (double)c.refs[(size_t)t * nd + d];
-                c.impact[d] = v + factor * (c.rowsum[t] - v);
-            }
+        int d = s.head[bt];
+        s.head[bt] = -1;
+        while (d >= 0) {
+            int nx = s.next[d];
+            sel_refill(&s, topo, d, factor);
+            sel_update(&s, d);
+            d = nx;
         }
     }
     return 0;
