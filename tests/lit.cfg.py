@@ -37,13 +37,15 @@ for var in ("HOME", "TMPDIR", "PATH"):
         config.environment[var] = os.environ[var]
 config.environment["OMP_NUM_THREADS"] = "2"
 
-common = "-O1 -g -I{} -I{}".format(incdir, config.ompnuma_omp_include)
+common = "-O1 -g -I{}".format(incdir)
 sanitize = " -fsanitize=address,undefined -fno-omit-frame-pointer" if config.ompnuma_sanitize else ""
 def compiler(path, extra=""):
     return "{} -fopenmp {}{}{}".format(path, common, extra, sanitize)
 
+# clang finds omp.h and omp-tools.h in its own resource directory; gcc keeps its
+# own omp.h and stddef.h and gets LLVM's omp-tools.h only after them.
 config.substitutions.append(("%clang-omp", compiler(config.ompnuma_clang)))
-config.substitutions.append(("%gcc-omp", compiler(config.ompnuma_gcc)))
+config.substitutions.append(("%gcc-omp", compiler(config.ompnuma_gcc, " -idirafter " + config.ompnuma_omp_include)))
 config.substitutions.append(("%gfortran-omp", "{} -fopenmp -O1 -g -I{}".format(config.ompnuma_gfortran, incdir)))
 config.substitutions.append(("%libompnuma", "-L{0} -lompnuma -Wl,-rpath,{0}".format(libdir)))
 config.substitutions.append(("%stock", "env -u LD_LIBRARY_PATH"))
