@@ -154,6 +154,11 @@ int omp_numa_detach(void *ptr);
  * SIGSEGV handler, if installed after this call, passes faults it does not
  * recognise to the handler it replaced (ompnuma re-installs itself on top at
  * each arming, so handlers installed earlier need not).
+ * Each page touched splits the protected mapping until its neighbours are
+ * touched too; should the kernel refuse to split further (vm.max_map_count,
+ * reached only by touching hundreds of thousands of scattered pages), the
+ * rest of that arming is cancelled: its pages become accessible where they
+ * are and count as not moved.
  * Returns 0, or -1 with errno:
  *   EINVAL  size 0, the range is not known, or cannot be protected
  *   ENOMEM  too many armed ranges at once, or no memory for the pager

@@ -76,7 +76,7 @@ static double measure_write(char *dst)
 /* Dependent loads over a random cycle of cache lines: load-to-use latency. */
 static double measure_latency(char *buf)
 {
-    const size_t line = 64, n = BW_BYTES / line, steps = 200000;
+    const size_t line = 64, n = BW_BYTES / line, steps = 100000;
     size_t *order = malloc(sizeof *order * n);
     if (!order)
         return 0;
@@ -134,11 +134,11 @@ static double time_move(char *buf, size_t k, int to)
     return t;
 }
 
-#define CAL_PAGES 1024
+#define CAL_PAGES 512
 
 static void calibrate_migration(rt_mem_model_t *m)
 {
-    static const size_t ks[] = { 1, 16, 128, 512, CAL_PAGES };
+    static const size_t ks[] = { 1, 16, 128, CAL_PAGES };
     const int nk = sizeof ks / sizeof ks[0];
     size_t len = CAL_PAGES * rt_mem_pagesz;
     char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -156,7 +156,7 @@ static void calibrate_migration(rt_mem_model_t *m)
         double best = 1e30;
         /* The minimum of several: move_pages drains the per-CPU LRU lists of
          * every CPU first, which takes milliseconds when another CPU is busy. */
-        for (int r = 0; r < 3 * REPS; r++) {
+        for (int r = 0; r < 5; r++) {
             /* Two nodes: a real round trip, each leg timed. One node: a move
              * to the pages' own node walks and checks them but copies nothing. */
             double t1 = time_move(buf, ks[i], other >= 0 ? other : here);

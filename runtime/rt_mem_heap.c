@@ -29,7 +29,7 @@ typedef struct heap {
 static heap_t heaps[RT_MEM_MAX_NODES] = {
     [0 ... RT_MEM_MAX_NODES - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER, .chunks = NULL }
 };
-static size_t total_bytes;   /* guarded by the heaps' locks via atomics */
+static size_t total_bytes;   /* bytes mapped for chunks, all nodes; updated atomically */
 
 static size_t chunk_pages(void) { return RT_MEM_HEAP_CHUNK / rt_mem_pagesz; }
 

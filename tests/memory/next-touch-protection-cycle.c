@@ -19,7 +19,8 @@ int main(void)
     (void)c;
     printf("page 0 after a read: %s\n", mt_prot(p));
     printf("page 1 still armed: %s\n", mt_prot(p + ps));
-    p[ps + 7] ^= 0;                    /* write fault */
+    ((volatile unsigned char *)p)[ps + 7] += 0;   /* write fault */
+    printf("page 1 after a write: %s\n", mt_prot(p + ps));
     printf("data: %s\n", mt_verify(p, n, 1) ? "intact" : "CORRUPT");
     rt_fault_get_stats(&f1);
     rt_mem_get_stats(&s);
@@ -45,6 +46,7 @@ int main(void)
 // CHECK-NEXT: page 0 after arming: ---p
 // CHECK-NEXT: page 0 after a read: rw-p
 // CHECK-NEXT: page 1 still armed: ---p
+// CHECK-NEXT: page 1 after a write: rw-p
 // CHECK-NEXT: data: intact
 // CHECK-NEXT: faults resolved: 32
 // CHECK-NEXT: pager faults: 32, pages not moved: 0
