@@ -193,10 +193,11 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Sums row j of A into dense[] (marking first touches in mark[] with j) and
- * returns its distinct columns in cols[], sorted. Contributions to one entry
- * are added in increasing generator order. The diagonal gets rcond - shift
- * with generator j's own contribution, so A = sum w_i v_i v_i^T +
- * (rcond - shift) I. */
+ * returns the number of its distinct columns, listed in cols[] (sorted when
+ * with_values is set; the counting pass only needs the number).
+ * Contributions to one entry are added in increasing generator order. The
+ * diagonal gets rcond - shift with generator j's own contribution, so
+ * A = sum w_i v_i v_i^T + (rcond - shift) I. */
 static int assemble_row(int j, const struct generators *g, const struct inverse *inv,
                         int *mark, double *dense, int *cols, int with_values)
 {
@@ -224,7 +225,8 @@ static int assemble_row(int j, const struct generators *g, const struct inverse 
             }
         }
     }
-    qsort(cols, (size_t)n, sizeof *cols, cmp_int);
+    if (with_values)
+        qsort(cols, (size_t)n, sizeof *cols, cmp_int);
     return n;
 }
 
