@@ -1,7 +1,8 @@
 // In a 4-node guest, migrate_to_node moves every page of a buffer to each node in turn, whatever its previous placement (first touch, interleave, never touched, transparent huge pages), checked page by page; data intact.
 // REQUIRES: numa-vm
 // RUN: %clang-omp %s -I%S/Inputs -I%S/../memory/Inputs %memlib -lnuma -o %t
-// RUN: %numa-vm-run(4x1) -- %t | FileCheck %s
+// The guest enables transparent huge pages first (the harness boots with them off).
+// RUN: %numa-vm-run(4x1) --file %t -- sh -c "echo always > /sys/kernel/mm/transparent_hugepage/enabled && %t" | FileCheck %s
 #include "memtest.h"
 #include "vmpages.h"
 #include <sys/mman.h>
@@ -38,6 +39,7 @@ int main(void)
     madvise(h, 2 * HUGE, MADV_HUGEPAGE);
     mt_fill(h, 2 * HUGE, 3);
     omp_numa_register(h, 2 * HUGE);
+    printf("huge buffer backed by THP: %s\n", vm_thp_kb(h, 2 * HUGE) == 2 * HUGE / 1024 ? "yes" : "no");
     tour("huge pages", h, 2 * HUGE, 2 * HUGE, 3);
     omp_numa_unregister(h);
     return 0;
@@ -50,6 +52,7 @@ int main(void)
 // CHECK-NEXT: interleaved -> node 1: rc 0, 512 of 512 pages there, data intact
 // CHECK-NEXT: interleaved -> node 3: rc 0, 512 of 512 pages there, data intact
 // CHECK-NEXT: interleaved -> node 0: rc 0, 512 of 512 pages there, data intact
+// CHECK-NEXT: huge buffer backed by THP: yes
 // CHECK-NEXT: huge pages -> node 2: rc 0, 1024 of 1024 pages there, data intact
 // CHECK-NEXT: huge pages -> node 1: rc 0, 1024 of 1024 pages there, data intact
 // CHECK-NEXT: huge pages -> node 3: rc 0, 1024 of 1024 pages there, data intact

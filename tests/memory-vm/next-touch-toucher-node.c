@@ -1,7 +1,8 @@
 // In a 2x2 guest with threads pinned on CPUs 0 (node 0) and 2 (node 1), each armed page moves to the node of the thread that touches it next: small pages one by one, transparent huge pages as whole 2 MiB units that do not bounce; data intact.
 // REQUIRES: numa-vm
 // RUN: %clang-omp %s -I%S/Inputs -I%S/../memory/Inputs %memlib -lnuma -o %t
-// RUN: %numa-vm-run(2x2) --env OMP_NUM_THREADS=2 --env OMP_PLACES='{0},{2}' --env OMP_PROC_BIND=true -- %t | FileCheck %s
+// The guest enables transparent huge pages first (the harness boots with them off).
+// RUN: %numa-vm-run(2x2) --file %t --env OMP_NUM_THREADS=2 --env OMP_PLACES='{0},{2}' --env OMP_PROC_BIND=true -- sh -c "echo always > /sys/kernel/mm/transparent_hugepage/enabled && %t" | FileCheck %s
 #include "memtest.h"
 #include "vmpages.h"
 #include <omp.h>
@@ -45,6 +46,7 @@ int main(void)
     mt_fill(h, 2 * HUGE, 4);
     omp_numa_register(h, 2 * HUGE);
     omp_numa_migrate_to_node(h, 2 * HUGE, 0);
+    printf("huge buffer backed by THP: %s\n", vm_thp_kb(h, 2 * HUGE) == 2 * HUGE / 1024 ? "yes" : "no");
     omp_numa_migrate_on_next_touch(h, 2 * HUGE);
 #pragma omp parallel
     {
@@ -62,4 +64,5 @@ int main(void)
 }
 // CHECK: round 0: every page on its toucher's node: yes, data intact
 // CHECK-NEXT: round 1: every page on its toucher's node: yes, data intact
+// CHECK-NEXT: huge buffer backed by THP: yes
 // CHECK-NEXT: huge: first unit on node 1: 512 of 512, second on node 0: 512 of 512, data intact

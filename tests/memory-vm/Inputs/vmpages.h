@@ -2,7 +2,9 @@
 #ifndef VMPAGES_H
 #define VMPAGES_H
 #include <numaif.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -30,5 +32,24 @@ static inline size_t vm_count_on(const void *p, size_t n, int node)
         c += st[i] == node;
     free(st);
     return c;
+}
+
+/* kB of transparent huge pages in the mappings overlapping [p, p + len). */
+static inline long vm_thp_kb(const void *p, size_t len)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    long kb = 0, v;
+    int in = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            in = lo < (uintptr_t)p + len && hi > (uintptr_t)p;
+        else if (in && sscanf(line, "AnonHugePages: %ld kB", &v) == 1)
+            kb += v;
+    }
+    if (f)
+        fclose(f);
+    return kb;
 }
 #endif
