@@ -117,9 +117,38 @@ def run_one(argv, env, timeout, log_path, header):
     return rc, out, wall
 
 
+class _Output:
+    """stdout that outlives its reader: once the pipe is closed (`| head`, a lost terminal) further text is
+    dropped, and the runs go on to the end and into results.json."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        if self.stream is None:
+            return
+        try:
+            self.stream.write(text)
+        except BrokenPipeError:
+            self._drop()
+
+    def flush(self):
+        if self.stream is None:
+            return
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._drop()
+
+    def _drop(self):
+        self.stream = None
+        # Python flushes sys.stdout at exit; point it at /dev/null so that flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def main(argv=None, defaults=None):
     a = parse_args(sys.argv[1:] if argv is None else argv, defaults)
-    out = sys.stdout
+    out = _Output(sys.stdout)
     prefix = os.path.abspath(a.build)
     bindir, libdir = os.path.join(prefix, "bin"), os.path.join(prefix, "lib")
     _, srcroot = default_paths()
@@ -197,16 +226,7 @@ def main(argv=None, defaults=None):
         out.write("interrupted: reporting the runs done so far\n")
 
     summaries = [bench_report.summarize(b, names, runs, a.baseline) for b in benches]
-    for s in summaries:
-        bench_report.print_table(s, names, a.baseline, skipped[s["id"]], out)
     failed = [r for r in runs if not r["verified"]]
-    out.write("\nratios are median(configuration) / median(%s) over verified runs of this invocation\n" % a.baseline)
-    if a.target:
-        for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):
-            out.write(line + "\n")
-    if a.vm:
-        out.write("note: %s\n" % bench_vm.NOTE)
-
     doc = {"tool": "ompnuma bench", "format": 1, "date": datetime.datetime.now().isoformat(timespec="seconds"),
            "host": {"name": platform.node(), "cpus": os.cpu_count(), "numa_nodes": nodes,
                     "kernel": platform.release()},
@@ -219,12 +239,25 @@ def main(argv=None, defaults=None):
            "target": {"config": a.target, "metric": a.target_metric, "tolerance": a.tolerance} if a.target else None,
            "failed_runs": len(failed), "interrupted": interrupted}
     results = os.path.join(outdir, "results.json")
-    plots = {} if a.no_plot else make_plots(doc, outdir, results, out)
+    plots, plot_note = ({}, None) if a.no_plot else make_plots(doc, outdir, results)
     for b in doc["benchmarks"]:
         b["plot"] = plots.get(b["id"])
     with open(results, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
+
+    for s in summaries:
+        bench_report.print_table(s, names, a.baseline, skipped[s["id"]], out)
+    out.write("\nratios are median(configuration) / median(%s) over verified runs of this invocation\n" % a.baseline)
+    if a.target:
+        for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):
+            out.write(line + "\n")
+    if a.vm:
+        out.write("note: %s\n" % bench_vm.NOTE)
+    for p in plots.values():
+        out.write("plot: %s\n" % p)
+    if plot_note:
+        out.write(plot_note + "\n")
     out.write("results: %s\n" % results)
     if failed:
         out.write("FAILED: %d of %d runs did not verify (see the logs in %s)\n" % (
@@ -232,18 +265,16 @@ def main(argv=None, defaults=None):
     return 130 if interrupted else (1 if failed else 0)
 
 
-def make_plots(doc, outdir, results, out):
-    """PNG per benchmark: in this interpreter when it has matplotlib, else through Debian's python3."""
+def make_plots(doc, outdir, results):
+    """PNG per benchmark, in this interpreter when it has matplotlib, else through Debian's python3.
+    Returns ({benchmark id: path}, None) or ({}, why there are none)."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         pass
     else:
         import bench_plot
-        plots = bench_plot.plot_all(doc, outdir)
-        for p in plots.values():
-            out.write("plot: %s\n" % p)
-        return plots
+        return bench_plot.plot_all(doc, outdir), None
     other = "/usr/bin/python3"
     if os.path.realpath(other) != os.path.realpath(sys.executable) and os.access(other, os.X_OK):
         tmp = results + ".tmp"
@@ -253,12 +284,8 @@ def make_plots(doc, outdir, results, out):
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         os.unlink(tmp)
         if proc.returncode == 0:
-            plots = dict(line.split("\t", 1) for line in proc.stdout.splitlines() if "\t" in line)
-            for p in plots.values():
-                out.write("plot: %s\n" % p)
-            return plots
-    out.write("plots skipped: matplotlib is not available (install python3-matplotlib)\n")
-    return {}
+            return dict(line.split("\t", 1) for line in proc.stdout.splitlines() if "\t" in line), None
+    return {}, "plots skipped: matplotlib is not available (install python3-matplotlib)"
 
 
 if __name__ == "__main__":
