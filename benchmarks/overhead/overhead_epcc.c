@@ -56,7 +56,7 @@ static long calibrate(double us)
 
 /* Results each construct's body checks: they make the run fail when the runtime loses work. */
 static long reduction_total;
-static long for_iterations[256][8]; /* per thread, one cache line apart */
+static long (*for_iterations)[8]; /* [threads][8]: a counter per thread, one cache line apart */
 static int team_size_seen;
 
 /* Each function times `reps` executions of one construct site; warm-up and measurement both call it,
@@ -111,7 +111,7 @@ static double test_for(long reps, int nt)
     double t = now();
 #pragma omp parallel num_threads(nt)
     {
-        const int me = omp_get_thread_num() & 255;
+        const int me = omp_get_thread_num();
         for (long j = 0; j < reps; j++) {
 #pragma omp for
             for (int i = 0; i < nt; i++) {
@@ -260,11 +260,12 @@ int main(int argc, char **argv)
     omp_set_dynamic(0);
     delay_length = o.delay_us > 0 ? calibrate(o.delay_us) : 0;
     const int nt = o.threads;
+    for_iterations = calloc((size_t)nt, sizeof *for_iterations);
     double stats[C_N][5]; /* median, min, max overhead; median reference and test time per execution */
     double *over = malloc(sizeof(double) * (size_t)o.outerreps);
     double *refs = malloc(sizeof(double) * (size_t)o.outerreps);
     double *tests = malloc(sizeof(double) * (size_t)o.outerreps);
-    if (!over || !refs || !tests)
+    if (!over || !refs || !tests || !for_iterations)
         return 2;
 
     double t_all = now();
@@ -288,7 +289,7 @@ int main(int argc, char **argv)
     /* What every construct had to do, counted while it did it. */
     const long runs = o.warmup + o.innerreps * o.outerreps;
     long for_done = 0;
-    for (int i = 0; i < 256; i++)
+    for (int i = 0; i < nt; i++)
         for_done += for_iterations[i][0];
     int valid = 1;
     if (team_size_seen != nt) {
@@ -337,5 +338,6 @@ int main(int argc, char **argv)
     free(over);
     free(refs);
     free(tests);
+    free(for_iterations);
     return valid ? 0 : 1;
 }
