@@ -145,8 +145,11 @@ ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *ru
     const char *placement = getenv("OMP_PLACEMENT"), *report = getenv("OMP_PLACEMENT_REPORT");
     const char *display = getenv("OMP_PLACEMENT_DISPLAY_ENV");
     if (placement && !strncmp(placement, "off", 3) && (placement[3] == '\0' || placement[3] == ',') &&
-        !(report && *report) && !(display && *display))
+        !(report && *report) && !(display && *display)) {
+        rt_settings_t settings; /* parsed only for its warnings: a bad value is still said once */
+        rt_settings_load(&settings);
         return user;
+    }
     return &result;
 }
 

@@ -42,8 +42,14 @@ int rt_affinity_get(cpu_set_t *mask)
 
 void rt_affinity_place(rt_thread_t *thr, int cpu)
 {
+    /* A thread bound to one CPU by its original mask is at home there:
+     * pinning it to that CPU, or restoring its mask, is the same place. */
+    if (cpu >= 0 && cpu == thr->home_cpu)
+        cpu = -1;
     if (cpu == thr->pinned_cpu)
         return;
+    /* Timed: the loop weighs what bouncing between mappings costs. */
+    uint64_t t0 = rt_now_ns();
     if (cpu >= 0) {
         if (cpu >= CPU_SETSIZE)
             return;
@@ -56,4 +62,6 @@ void rt_affinity_place(rt_thread_t *thr, int cpu)
         if (sched_setaffinity(0, sizeof thr->mask, &thr->mask) == 0)
             thr->pinned_cpu = -1;
     }
+    __atomic_fetch_add(&rt.repin_ns, rt_now_ns() - t0, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&rt.repin_count, 1, __ATOMIC_RELAXED);
 }

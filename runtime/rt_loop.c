@@ -16,6 +16,10 @@
  * machines jitter by 50 % from window to window, a phase change is larger. */
 #define DRIFT 1.0
 #define DRIFT_WINDOW 4
+/* Regions shorter than this are not watched for drift: their windows are
+ * dominated by scheduling jitter (microseconds on a shared machine), and a
+ * new placement could not gain back a re-sampling's cost. */
+#define DRIFT_MIN_NS 100000.0
 
 static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
 {
@@ -51,24 +55,36 @@ static int tnt_empty(const rt_region_t *r)
     return 1;
 }
 
-/* Run the policy on the region's TNT; fill r->map_node and cores. 0 or -errno. */
-static int decide(rt_region_t *r, int *cores)
+/* The configured policy on a TNT of `team` rows: nodes and cores out. 0 or -errno. */
+static int run_policy(const uint64_t *refs, int team, int *nodes, int *cores, double *us)
 {
     pl_topo_t topo;
     rt_topo_as_pl(&rt.topo, &topo);
     topo.numa_factor = rt.numa_factor;
-    pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt.topo.nnodes, .refs = r->tnt};
-    pl_mapping_t map = {.nthreads = r->team_size, .node = r->map_node, .core = cores};
-    size_t bytes = pl_workspace_bytes(rt.settings.policy, r->team_size, rt.topo.nnodes);
+    pl_tnt_t tnt = {.nthreads = team, .nnodes = rt.topo.nnodes, .refs = refs};
+    pl_mapping_t map = {.nthreads = team, .node = nodes, .core = cores};
+    size_t bytes = pl_workspace_bytes(rt.settings.policy, team, rt.topo.nnodes);
     void *work = bytes ? malloc(bytes) : NULL;
     if (bytes && !work)
         return -12; /* ENOMEM */
     uint64_t t0 = rt_now_ns();
     int rc = pl_decide(rt.settings.policy, &topo, &tnt, &rt.model, &map, work, bytes);
-    r->decision_us = (double)(rt_now_ns() - t0) / 1e3;
+    *us = (double)(rt_now_ns() - t0) / 1e3;
     free(work);
+    return rc;
+}
+
+/* Run the policy on the region's TNT; fill r->map_node and cores. 0 or -errno. */
+static int decide(rt_region_t *r, int *cores)
+{
+    int rc = run_policy(r->tnt, r->team_size, r->map_node, cores, &r->decision_us);
     if (rc != 0)
         return rc;
+    pl_topo_t topo;
+    rt_topo_as_pl(&rt.topo, &topo);
+    topo.numa_factor = rt.numa_factor;
+    pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt.topo.nnodes, .refs = r->tnt};
+    pl_mapping_t map = {.nthreads = r->team_size, .node = r->map_node, .core = cores};
     r->decision_policy = rt.settings.policy;
     pl_predict(&topo, &tnt, &rt.model, &map, NULL, &r->predicted_after);
     /* The placement the threads had, as nodes, for the same prediction. */
@@ -98,14 +114,41 @@ static int decision_matches_current(const rt_region_t *r)
     return 1;
 }
 
-static void apply(rt_region_t *r, const int *cores)
+/* A region whose decision matched where its threads were kept them
+ * unpinned; once another region of its team size moves threads, it must
+ * hold its own placement or it would run on the other region's. */
+static void adopt_decision(rt_region_t *g)
+{
+    for (int i = 0; i < g->team_size; i++)
+        __atomic_store_n(&g->pin_cpu[i], g->decided_cpu[i], __ATOMIC_RELAXED);
+    g->pins_applied = rt.pins_apply;
+}
+
+static int team_has_pins(const rt_region_t *r)
+{
+    for (int i = 0; i < rt_region_count(); i++) {
+        const rt_region_t *g = rt_region_at(i);
+        if (g != r && g->team_size == r->team_size && g->pins_applied && g->pin_cpu[0] >= 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void apply(rt_region_t *r)
 {
     for (int i = 0; i < r->team_size; i++) {
         r->prev_pin_cpu[i] = r->pin_cpu[i];
-        int node = r->map_node[i];
-        __atomic_store_n(&r->pin_cpu[i], rt.topo.cpus[node][cores[i]], __ATOMIC_RELAXED);
+        __atomic_store_n(&r->pin_cpu[i], r->decided_cpu[i], __ATOMIC_RELAXED);
     }
     r->pins_applied = rt.pins_apply;
+    if (!r->pins_applied)
+        return;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g != r && g->team_size == r->team_size && g->outcome == RT_OUTCOME_UNCHANGED &&
+            g->decided_cpu[0] >= 0 && g->pin_cpu[0] < 0)
+            adopt_decision(g);
+    }
 }
 
 static void log_mapping(const rt_region_t *r, const char *what)
@@ -164,14 +207,17 @@ static void end_sampling(rt_region_t *r)
     }
     rt_verbose(1, "region %d: %s decided in %.1f us, predicted %.3g -> %.3g", r->id,
                pl_policy_name(rt.settings.policy), r->decision_us, r->predicted_before, r->predicted_after);
+    for (int i = 0; i < r->team_size; i++)
+        r->decided_cpu[i] = rt.topo.cpus[r->map_node[i]][cores[i]];
+    free(cores);
     if (decision_matches_current(r)) {
         rt_verbose(1, "region %d: every thread is already on its node; nothing to move", r->id);
-        free(cores);
+        if (team_has_pins(r))
+            adopt_decision(r);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
         return;
     }
-    apply(r, cores);
-    free(cores);
+    apply(r);
     log_mapping(r, "re-pinned to");
     if (r->pins_applied && rt.settings.verify)
         phase_reset(r, RT_OUTCOME_VERIFYING, 0);
@@ -179,6 +225,87 @@ static void end_sampling(rt_region_t *r)
         keep(r);
     else
         phase_reset(r, RT_OUTCOME_KEPT, 0); /* dry run: nothing moved, nothing to confirm */
+}
+
+/*
+ * Regions that want different mappings make their threads re-pin at every
+ * switch. When a settled region re-pins every execution and what its move
+ * gained (critical path before - after; nothing known without verify) does
+ * not pay for what the re-pins cost (measured system-call time), every
+ * region of that team size that moved gets one compromise mapping: the
+ * policy's answer for the sum of their TNTs, each weighted by its time.
+ */
+static int bouncing(rt_region_t *r, int execs)
+{
+    if ((r->outcome != RT_OUTCOME_KEPT && r->outcome != RT_OUTCOME_UNCHANGED) || r->compromise ||
+        !r->pins_applied || execs < 1)
+        return 0;
+    double rate = (double)(r->repins - r->repins_mark) / execs;
+    uint64_t n = __atomic_load_n(&rt.repin_count, __ATOMIC_RELAXED);
+    double cost = n ? rate * (double)__atomic_load_n(&rt.repin_ns, __ATOMIC_RELAXED) / (double)n : 0.0;
+    double gain = r->cp_after_ns > 0 ? r->cp_before_ns - r->cp_after_ns : 0.0;
+    return rate >= 1.0 && gain <= cost;
+}
+
+static int settled_with_pins(const rt_region_t *g)
+{
+    return (g->outcome == RT_OUTCOME_KEPT || g->outcome == RT_OUTCOME_UNCHANGED) && g->pins_applied &&
+           g->pin_cpu[0] >= 0;
+}
+
+static void compromise(rt_region_t *r)
+{
+    int team = r->team_size, nd = rt.topo.nnodes;
+    size_t cells = (size_t)team * (size_t)nd;
+    double *sum = calloc(cells, sizeof *sum);
+    uint64_t *refs = malloc(cells * sizeof *refs);
+    int *nodes = malloc((size_t)team * sizeof *nodes), *cores = malloc((size_t)team * sizeof *cores);
+    int nmembers = 0;
+    double us, top = 0;
+    if (!sum || !refs || !nodes || !cores)
+        goto out;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g->team_size != team || !settled_with_pins(g) || !g->executions)
+            continue;
+        double total = 0;
+        for (size_t c = 0; c < cells; c++)
+            total += (double)g->tnt[c];
+        if (total <= 0)
+            continue;
+        double weight = ((double)g->cp_sum / (double)g->executions) / total;
+        for (size_t c = 0; c < cells; c++)
+            sum[c] += (double)g->tnt[c] * weight;
+        nmembers++;
+    }
+    for (size_t c = 0; c < cells; c++)
+        top = sum[c] > top ? sum[c] : top;
+    if (nmembers < 2 || top <= 0)
+        goto out;
+    /* Integral references again, with a precision of one part in 2^40. */
+    for (size_t c = 0; c < cells; c++)
+        refs[c] = (uint64_t)(sum[c] / top * (double)(1ull << 40));
+    if (run_policy(refs, team, nodes, cores, &us) != 0)
+        goto out;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g->team_size != team || !settled_with_pins(g))
+            continue;
+        for (int t = 0; t < team; t++) {
+            g->map_node[t] = nodes[t];
+            __atomic_store_n(&g->pin_cpu[t], rt.topo.cpus[nodes[t]][cores[t]], __ATOMIC_RELAXED);
+        }
+        g->compromise = 1;
+        g->cp_settled_ns = -1; /* the next window still holds the switch: skip it */
+        log_mapping(g, "compromise: pinned to");
+    }
+    rt_verbose(1, "%d regions of %d threads re-pinned at every switch; one mapping for all, decided in %.1f us",
+               nmembers, team, us);
+out:
+    free(sum);
+    free(refs);
+    free(nodes);
+    free(cores);
 }
 
 static void end_verify(rt_region_t *r)
@@ -247,9 +374,15 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             /* The reference is the first window after settling: the region's
              * time with the placement it kept, whatever happened before. */
             double mean = phase_mean(r);
-            if (r->cp_settled_ns <= 0) {
+            int bounced = bouncing(r, r->phase_execs);
+            r->repins_mark = r->repins;
+            if (bounced) {
+                compromise(r);
+            } else if (r->cp_settled_ns < 0) {
+                r->cp_settled_ns = 0;
+            } else if (r->cp_settled_ns == 0) {
                 r->cp_settled_ns = mean;
-            } else if (r->outcome != RT_OUTCOME_NO_DATA &&
+            } else if (r->outcome != RT_OUTCOME_NO_DATA && r->cp_settled_ns >= DRIFT_MIN_NS &&
                        (mean > r->cp_settled_ns * (1 + DRIFT) || mean < r->cp_settled_ns / (1 + DRIFT))) {
                 rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,
                            r->cp_settled_ns, mean);

@@ -58,14 +58,15 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->pin_cpu = malloc((size_t)n * sizeof *r->pin_cpu);
     r->prev_pin_cpu = malloc((size_t)n * sizeof *r->prev_pin_cpu);
     r->seen_cpu = malloc((size_t)n * sizeof *r->seen_cpu);
-    if (!r->seen_cpu || !r->tnt_after ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
+    r->decided_cpu = malloc((size_t)n * sizeof *r->decided_cpu);
+    if (!r->seen_cpu || !r->decided_cpu || !r->tnt_after ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
         !r->pin_cpu || !r->prev_pin_cpu) {
         free(r->busy_last); free(r->busy_sum); free(r->tnt); free(r->tnt_samples);
-        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r->tnt_after); free(r);
+        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r->decided_cpu); free(r->tnt_after); free(r);
         return NULL;
     }
     for (int i = 0; i < n; i++)
-        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = -1;
+        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
     r->codeptr = codeptr;
     r->team_size = team_size;
     r->parent_id = parent ? parent->id : -1;
@@ -126,7 +127,13 @@ void rt_thread_init(rt_thread_t *thr, int gtid)
     memset(thr, 0, sizeof *thr);
     thr->gtid = gtid;
     thr->pinned_cpu = -1;
+    thr->last_cpu = -1;
     thr->mask_saved = rt_affinity_get(&thr->mask) == 0;
+    thr->home_cpu = -1;
+    if (thr->mask_saved && CPU_COUNT(&thr->mask) == 1)
+        for (int c = 0; c < CPU_SETSIZE && thr->home_cpu < 0; c++)
+            if (CPU_ISSET(c, &thr->mask))
+                thr->home_cpu = c;
 }
 
 void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested)
@@ -154,8 +161,14 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index)
         return;
     /* Re-pin only when this thread's place changed: one system call, and none when unchanged. */
     int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
-    if (cpu != thr->pinned_cpu && r->pins_applied)
+    if (r->pins_applied) {
         rt_affinity_place(thr, cpu);
+        /* A move away from where the previous region put this thread: what
+         * regions wanting different placements cost (see rt_loop.c). */
+        if (cpu != thr->last_cpu)
+            __atomic_fetch_add(&r->repins, 1, __ATOMIC_RELAXED);
+        thr->last_cpu = cpu;
+    }
     if (r->measuring) {
         r->seen_cpu[index] = sched_getcpu();
         rt_counters_thread_begin(r, index);

@@ -54,7 +54,8 @@ typedef struct rt_region {
     int          resamples;     /* times a drift re-opened sampling */
     double       cp_before_ns;  /* mean critical path before the decision */
     double       cp_after_ns;   /* mean after it (0 while not measured) */
-    double       cp_settled_ns; /* mean of the first window once settled: drift reference */
+    double       cp_settled_ns; /* mean of the first window once settled: drift reference
+                                   (0 not yet measured, -1 skip the next window) */
     double       noise;         /* relative spread measured while sampling */
     uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
     uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
@@ -64,17 +65,23 @@ typedef struct rt_region {
     int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
     int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
+    int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
     int          measuring;     /* 1: counters on (sampling), 0: timing only */
     int          decision_policy;
     double       decision_us;
     double       predicted_before, predicted_after;
     int          pins_applied;  /* 0 in dry-run mode */
+    uint64_t     repins;        /* re-pins threads made entering this region */
+    uint64_t     repins_mark;   /* repins at the start of the current window */
+    int          compromise;    /* pins shared with other regions to stop bouncing */
 } rt_region_t;
 
 /* Per OpenMP thread, allocated at thread begin. */
 typedef struct rt_thread {
     int          gtid;            /* ompnuma's thread number, from 0 */
     int          pinned_cpu;      /* CPU this thread was last pinned to by us, -1 none */
+    int          home_cpu;        /* the one CPU of its original mask, -1 when wider */
+    int          last_cpu;        /* CPU the last region it entered gave it, -1 none */
     int          depth;           /* regions entered (stack below) */
     rt_region_t *region[RT_MAX_DEPTH];
     int          index[RT_MAX_DEPTH];

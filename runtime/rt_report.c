@@ -106,7 +106,8 @@ static void json_region(FILE *f, const rt_region_t *r)
         fputs("null", f);
     fprintf(f, ",\"cpus\":");
     json_int_array(f, r->pin_cpu, r->team_size);
-    fprintf(f, ",\"pins_applied\":%s,\"outcome\":", r->pins_applied ? "true" : "false");
+    fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"outcome\":",
+            r->pins_applied ? "true" : "false", (unsigned long long)r->repins, r->compromise ? "true" : "false");
     json_string(f, rt_outcome_name(r->outcome));
     fprintf(f, ",\"decision\":");
     if (r->map_node[0] >= 0) {

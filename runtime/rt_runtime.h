@@ -21,6 +21,9 @@ typedef struct rt_state {
     rt_source_t   source_used;           /* RT_SOURCE_AUTO when none works */
     char          source_reason[RT_SOURCE_COUNT][160]; /* "" = available */
 
+    uint64_t      repin_ns;              /* time spent in re-pinning system calls */
+    uint64_t      repin_count;
+
     int           initialized;
 } rt_state_t;
 
