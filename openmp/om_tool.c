@@ -14,34 +14,36 @@
 
 static ompt_set_callback_t set_callback;
 static int next_gtid;
-static __thread rt_thread_t *self;
 
-/* Threads the tool did not see begin (none with LLVM, but a tool must not crash on it). */
+/* The calling thread's runtime state; created at its first event (thread
+ * begin with LLVM, but a tool must not crash on a thread it did not see begin). */
 static rt_thread_t *thread_self(void)
 {
-    if (!self) {
-        rt_thread_t *t = malloc(sizeof *t);
+    rt_thread_t *t = rt_thread_current();
+    if (!t) {
+        t = malloc(sizeof *t);
         if (!t)
             return NULL;
         rt_thread_init(t, __atomic_fetch_add(&next_gtid, 1, __ATOMIC_RELAXED));
-        self = t;
+        rt_thread_set_current(t);
     }
-    return self;
+    return t;
 }
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
-    thread_self();
-    thread_data->ptr = self;
+    thread_data->ptr = thread_self();
     OM_CHAIN(ompt_callback_thread_begin, ompt_callback_thread_begin_t, type, thread_data);
 }
 
 static void on_thread_end(ompt_data_t *thread_data)
 {
     OM_CHAIN(ompt_callback_thread_end, ompt_callback_thread_end_t, thread_data);
-    /* Regions keep no pointer to a thread; the struct goes with the thread. */
-    free(self);
-    self = NULL;
+    /* The struct goes with the thread: regions drop their member pointers to it. */
+    rt_thread_t *t = rt_thread_current();
+    rt_thread_forget(t);
+    rt_thread_set_current(NULL);
+    free(t);
     thread_data->ptr = NULL;
 }
 

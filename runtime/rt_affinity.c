@@ -46,7 +46,8 @@ void rt_affinity_place(rt_thread_t *thr, int cpu)
      * pinning it to that CPU, or restoring its mask, is the same place. */
     if (cpu >= 0 && cpu == thr->home_cpu)
         cpu = -1;
-    if (cpu == thr->pinned_cpu)
+    /* Atomic: omp_numa_update_hints may move this thread from another one. */
+    if (cpu == __atomic_load_n(&thr->pinned_cpu, __ATOMIC_RELAXED))
         return;
     /* Timed: the loop weighs what bouncing between mappings costs. */
     uint64_t t0 = rt_now_ns();
@@ -57,10 +58,10 @@ void rt_affinity_place(rt_thread_t *thr, int cpu)
         CPU_ZERO(&one);
         CPU_SET(cpu, &one);
         if (sched_setaffinity(0, sizeof one, &one) == 0)
-            thr->pinned_cpu = cpu;
+            __atomic_store_n(&thr->pinned_cpu, cpu, __ATOMIC_RELAXED);
     } else if (thr->mask_saved) {
         if (sched_setaffinity(0, sizeof thr->mask, &thr->mask) == 0)
-            thr->pinned_cpu = -1;
+            __atomic_store_n(&thr->pinned_cpu, -1, __ATOMIC_RELAXED);
     }
     __atomic_fetch_add(&rt.repin_ns, rt_now_ns() - t0, __ATOMIC_RELAXED);
     __atomic_fetch_add(&rt.repin_count, 1, __ATOMIC_RELAXED);

@@ -55,8 +55,7 @@ static int tnt_empty(const rt_region_t *r)
     return 1;
 }
 
-/* The configured policy on a TNT of `team` rows: nodes and cores out. 0 or -errno. */
-static int run_policy(const uint64_t *refs, int team, int *nodes, int *cores, double *us)
+int rt_loop_policy(const uint64_t *refs, int team, int *nodes, int *cores, double *us)
 {
     pl_topo_t topo;
     rt_topo_as_pl(&rt.topo, &topo);
@@ -77,7 +76,7 @@ static int run_policy(const uint64_t *refs, int team, int *nodes, int *cores, do
 /* Run the policy on the region's TNT; fill r->map_node and cores. 0 or -errno. */
 static int decide(rt_region_t *r, int *cores)
 {
-    int rc = run_policy(r->tnt, r->team_size, r->map_node, cores, &r->decision_us);
+    int rc = rt_loop_policy(r->tnt, r->team_size, r->map_node, cores, &r->decision_us);
     if (rc != 0)
         return rc;
     pl_topo_t topo;
@@ -285,7 +284,7 @@ static void compromise(rt_region_t *r)
     /* Integral references again, with a precision of one part in 2^40. */
     for (size_t c = 0; c < cells; c++)
         refs[c] = (uint64_t)(sum[c] / top * (double)(1ull << 40));
-    if (run_policy(refs, team, nodes, cores, &us) != 0)
+    if (rt_loop_policy(refs, team, nodes, cores, &us) != 0)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);

@@ -10,4 +10,9 @@
  * settled, re-opening sampling on drift. Allocates only when deciding. */
 void rt_loop_region_end(rt_region_t *r, uint64_t cp);
 
+/* The configured policy on a TNT of `team` rows and the runtime's topology:
+ * node and core (index within the node) per thread, and the decision time
+ * in *us. 0 or a negative errno. */
+int rt_loop_policy(const uint64_t *refs, int team, int *nodes, int *cores, double *us);
+
 #endif

@@ -1,5 +1,7 @@
 /* rt_region.c: the region table (lock-free lookup) and the per-thread events that time each region. */
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -59,10 +61,11 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->prev_pin_cpu = malloc((size_t)n * sizeof *r->prev_pin_cpu);
     r->seen_cpu = malloc((size_t)n * sizeof *r->seen_cpu);
     r->decided_cpu = malloc((size_t)n * sizeof *r->decided_cpu);
-    if (!r->seen_cpu || !r->decided_cpu || !r->tnt_after ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
+    r->members = calloc((size_t)n, sizeof *r->members);
+    if (!r->seen_cpu || !r->decided_cpu || !r->members || !r->tnt_after ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
         !r->pin_cpu || !r->prev_pin_cpu) {
         free(r->busy_last); free(r->busy_sum); free(r->tnt); free(r->tnt_samples);
-        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r->decided_cpu); free(r->tnt_after); free(r);
+        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r->decided_cpu); free(r->members); free(r->tnt_after); free(r);
         return NULL;
     }
     for (int i = 0; i < n; i++)
@@ -122,10 +125,33 @@ rt_region_t *rt_region_at(int i)
     return (i >= 0 && i < rt_region_count()) ? by_id[i] : NULL;
 }
 
+static __thread rt_thread_t *current;
+
+rt_thread_t *rt_thread_current(void)
+{
+    return current;
+}
+
+void rt_thread_set_current(rt_thread_t *thr)
+{
+    current = thr;
+}
+
+void rt_thread_forget(rt_thread_t *thr)
+{
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *r = rt_region_at(i);
+        for (int t = 0; t < r->team_size; t++)
+            __atomic_compare_exchange_n(&r->members[t], &(rt_thread_t *){thr}, NULL, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED);
+    }
+}
+
 void rt_thread_init(rt_thread_t *thr, int gtid)
 {
     memset(thr, 0, sizeof *thr);
     thr->gtid = gtid;
+    thr->tid = (pid_t)syscall(SYS_gettid);
     thr->pinned_cpu = -1;
     thr->last_cpu = -1;
     thr->mask_saved = rt_affinity_get(&thr->mask) == 0;
@@ -159,15 +185,16 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index)
     thr->arrived[d] = 0;
     if (!r || index >= r->team_size)
         return;
+    __atomic_store_n(&r->members[index], thr, __ATOMIC_RELAXED);
     /* Re-pin only when this thread's place changed: one system call, and none when unchanged. */
     int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
     if (r->pins_applied) {
         rt_affinity_place(thr, cpu);
         /* A move away from where the previous region put this thread: what
          * regions wanting different placements cost (see rt_loop.c). */
-        if (cpu != thr->last_cpu)
+        if (cpu != __atomic_load_n(&thr->last_cpu, __ATOMIC_RELAXED))
             __atomic_fetch_add(&r->repins, 1, __ATOMIC_RELAXED);
-        thr->last_cpu = cpu;
+        __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
     }
     if (r->measuring) {
         r->seen_cpu[index] = sched_getcpu();
@@ -204,7 +231,7 @@ void rt_event_task_end(rt_thread_t *thr)
     if (!thr->arrived[d])
         rt_event_barrier_arrive(thr);
     /* The primary returns to serial code (or to its outer region) with the mask it had. */
-    if (thr->index[d] == 0 && thr->pinned_cpu >= 0) {
+    if (thr->index[d] == 0 && __atomic_load_n(&thr->pinned_cpu, __ATOMIC_RELAXED) >= 0) {
         int outer = -1;
         if (d > 0 && thr->region[d - 1] && thr->region[d - 1]->pins_applied)
             outer = thr->region[d - 1]->pin_cpu[thr->index[d - 1]];

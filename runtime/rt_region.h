@@ -4,6 +4,7 @@
 
 #include <sched.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "rt_settings.h"
 #include "rt_topology.h"
@@ -66,6 +67,8 @@ typedef struct rt_region {
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
     int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
+    struct rt_thread **members; /* [team_size] the thread holding each index, last execution */
+    int          hint_moves;    /* threads moved by omp_numa_update_hints */
     int          measuring;     /* 1: counters on (sampling), 0: timing only */
     int          decision_policy;
     double       decision_us;
@@ -79,6 +82,7 @@ typedef struct rt_region {
 /* Per OpenMP thread, allocated at thread begin. */
 typedef struct rt_thread {
     int          gtid;            /* ompnuma's thread number, from 0 */
+    pid_t        tid;             /* the kernel's thread id, for moves made by another thread */
     int          pinned_cpu;      /* CPU this thread was last pinned to by us, -1 none */
     int          home_cpu;        /* the one CPU of its original mask, -1 when wider */
     int          last_cpu;        /* CPU the last region it entered gave it, -1 none */
@@ -110,6 +114,11 @@ rt_region_t *rt_region_at(int i);
 /* Events, in the order a thread sees them. Cheap: at most one clock read
  * each, no lock, no allocation. */
 void rt_thread_init(rt_thread_t *thr, int gtid);
+/* The calling thread's state (set by the OpenMP layer at thread begin), or NULL. */
+rt_thread_t *rt_thread_current(void);
+void rt_thread_set_current(rt_thread_t *thr);
+/* A thread ends: no region may name it as a member any more. */
+void rt_thread_forget(rt_thread_t *thr);
 /* The encountering thread, before the team forks: arms the counter source
  * when the region (by its requested team size) is being sampled. */
 void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested);

@@ -118,7 +118,7 @@ static void json_region(FILE *f, const rt_region_t *r)
     } else {
         fputs("null", f);
     }
-    fprintf(f, ",\"resamples\":%d}", r->resamples);
+    fprintf(f, ",\"hint_moves\":%d,\"resamples\":%d}", r->hint_moves, r->resamples);
 }
 
 int rt_report_json(FILE *f)

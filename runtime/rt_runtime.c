@@ -4,6 +4,7 @@
 
 #include "rt_affinity.h"
 #include "rt_counters.h"
+#include "rt_hints.h"
 #include "rt_log.h"
 #include "rt_report.h"
 #include "rt_runtime.h"
@@ -29,6 +30,7 @@ void rt_runtime_init(void)
     }
     rt_affinity_init();
     rt_counters_init();
+    rt_hints_init();
     if (rt.settings.display_env)
         rt_settings_print(&rt.settings, stderr);
     if (rt.binding_note[0])

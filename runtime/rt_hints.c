@@ -1,0 +1,108 @@
+/* rt_hints.c: omp_numa_update_hints: re-place the calling team from its attach hints, now. */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_hints.h"
+#include "rt_log.h"
+#include "rt_loop.h"
+#include "rt_mem.h"
+#include "rt_runtime.h"
+
+/* The topology's node for a kernel node number, -1 when the topology has none. */
+static int topo_node(int kernel_node)
+{
+    for (int n = 0; n < rt.topo.nnodes; n++)
+        if (rt.topo.os_index[n] == kernel_node)
+            return n;
+    return -1;
+}
+
+/*
+ * The memory manager calls this once per omp_numa_update_hints call that
+ * completes (at once for OMP_NUMA_NOW, in the last thread for
+ * OMP_NUMA_AT_BARRIER), in a thread of the team. Each attached buffer is
+ * a row of references of its owner thread to the nodes holding its pages;
+ * the policy decides; a thread moves only when the node decided for it is
+ * not the node it runs on. Moves happen now, by thread id, so the rest of
+ * the region already runs placed; the region keeps the pins for its next
+ * executions.
+ */
+static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team_size, int level, void *ctx)
+{
+    rt_thread_t *thr = rt_thread_current();
+    int d = thr ? thr->depth - 1 : -1;
+    rt_region_t *r = (d >= 0 && d < RT_MAX_DEPTH) ? thr->region[d] : NULL;
+    if (!r || r->team_size != team_size || !rt.topo_ok) {
+        errno = EINVAL; /* not inside a parallel region ompnuma measured */
+        return -1;
+    }
+    int nd = rt.topo.nnodes;
+    size_t cells = (size_t)team_size * (size_t)nd;
+    uint64_t *refs = calloc(cells, sizeof *refs);
+    int *nodes = malloc((size_t)team_size * sizeof *nodes), *cores = malloc((size_t)team_size * sizeof *cores);
+    int rc = -1, moved = 0;
+    double us;
+    if (!refs || !nodes || !cores) {
+        errno = ENOMEM;
+        goto out;
+    }
+    uint64_t total = 0;
+    for (int h = 0; h < nhints; h++)
+        for (int k = 0; k < nkernel; k++) {
+            int t = hints[h].thread_num, n = topo_node(k);
+            if (t >= 0 && t < team_size && n >= 0) {
+                refs[(size_t)t * (size_t)nd + (size_t)n] += hints[h].pages_per_node[k];
+                total += hints[h].pages_per_node[k];
+            }
+        }
+    if (!total) { /* nothing attached to this team is placed yet: nothing contradicts */
+        rc = 0;
+        goto out;
+    }
+    int err = rt_loop_policy(refs, team_size, nodes, cores, &us);
+    if (err) {
+        errno = -err;
+        goto out;
+    }
+    for (int t = 0; t < team_size; t++) {
+        rt_thread_t *m = __atomic_load_n(&r->members[t], __ATOMIC_RELAXED);
+        int cpu = rt.topo.cpus[nodes[t]][cores[t]];
+        int pinned = m ? __atomic_load_n(&m->pinned_cpu, __ATOMIC_RELAXED) : -1;
+        int now = pinned >= 0 ? pinned : (m && m->home_cpu >= 0 ? m->home_cpu : r->seen_cpu[t]);
+        r->decided_cpu[t] = cpu;
+        if (now >= 0 && rt_topo_node_of_cpu(&rt.topo, now) == nodes[t])
+            continue; /* the hints agree with where this thread runs */
+        __atomic_store_n(&r->pin_cpu[t], cpu, __ATOMIC_RELAXED);
+        moved++;
+        if (!rt.pins_apply || !m)
+            continue;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (sched_setaffinity(m->tid, sizeof one, &one) == 0) {
+            __atomic_store_n(&m->pinned_cpu, cpu, __ATOMIC_RELAXED);
+            __atomic_store_n(&m->last_cpu, cpu, __ATOMIC_RELAXED);
+        }
+    }
+    if (moved) {
+        r->pins_applied = rt.pins_apply;
+        r->hint_moves += moved;
+        for (int t = 0; t < team_size; t++)
+            r->map_node[t] = nodes[t];
+    }
+    rt_verbose(1, "region %d: update_hints at level %d: %d of %d threads moved (%d buffers, decided in %.1f us)%s",
+               r->id, level, moved, team_size, nhints, us, rt.pins_apply ? "" : " (dry run)");
+    rc = 0;
+out:
+    free(refs);
+    free(nodes);
+    free(cores);
+    return rc;
+}
+
+void rt_hints_init(void)
+{
+    rt_mem_set_replace_hook(replace, NULL);
+}

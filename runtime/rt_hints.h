@@ -1,0 +1,8 @@
+/* rt_hints.h: the re-placement omp_numa_update_hints asks for, installed into the memory manager. */
+#ifndef OMPNUMA_RT_HINTS_H
+#define OMPNUMA_RT_HINTS_H
+
+/* Install the hook (rt_mem_set_replace_hook) once the runtime is up. */
+void rt_hints_init(void);
+
+#endif
