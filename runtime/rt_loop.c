@@ -21,14 +21,20 @@
  * new placement could not gain back a re-sampling's cost. */
 #define DRIFT_MIN_NS 100000.0
 
-static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
+/* A new window of executions within the current phase. */
+static void window_reset(rt_region_t *r)
 {
-    r->outcome = outcome;
     r->phase_execs = 0;
     r->cp_phase_sum = 0;
     r->phase_min = UINT64_MAX;
     r->phase_max = 0;
+}
+
+static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
+{
+    r->outcome = outcome;
     r->measuring = measuring;
+    window_reset(r);
 }
 
 static void phase_add(rt_region_t *r, uint64_t cp)
@@ -172,10 +178,7 @@ static void end_confirm(rt_region_t *r)
 {
     r->confirming = 0;
     r->measuring = 0;
-    r->phase_execs = 0;
-    r->cp_phase_sum = 0;
-    r->phase_min = UINT64_MAX;
-    r->phase_max = 0;
+    window_reset(r);
     uint64_t local = 0, total = 0;
     int nd = rt.topo.nnodes;
     for (int i = 0; i < r->team_size; i++)
@@ -338,10 +341,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             if (r->phase_execs < sample)
                 return;
             if (rt_counters_intrusive()) {
-                r->phase_execs = 0;
-                r->cp_phase_sum = 0;
-                r->phase_min = UINT64_MAX;
-                r->phase_max = 0;
+                window_reset(r);
                 r->measuring = 0;
                 return;
             }
@@ -393,10 +393,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
                 phase_reset(r, RT_OUTCOME_SAMPLING, 1);
                 return;
             }
-            r->phase_execs = 0;
-            r->cp_phase_sum = 0;
-            r->phase_min = UINT64_MAX;
-            r->phase_max = 0;
+            window_reset(r);
         }
         return;
     }

@@ -10,23 +10,9 @@
 #include "rt_report.h"
 #include "rt_runtime.h"
 #include "rt_sources.h"
+#include "rt_util.h"
 
 #define SCHEMA "ompnuma-report/1"
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 static void json_u64_array(FILE *f, const uint64_t *v, int n)
 {
@@ -48,7 +34,7 @@ static void json_topology(FILE *f)
 {
     const rt_topo_t *t = &rt.topo;
     fprintf(f, "\"topology\":{\"origin\":");
-    json_string(f, t->origin);
+    rt_json_string(f, t->origin);
     fprintf(f, ",\"nodes\":%d,\"cpus\":%d,\"this_system\":%s,\"cpus_per_node\":[", t->nnodes, t->ncpus,
             t->this_system ? "true" : "false");
     for (int n = 0; n < t->nnodes; n++) {
@@ -75,9 +61,9 @@ static void json_region(FILE *f, const rt_region_t *r)
     rt_symbolize(r->codeptr, sym, sizeof sym);
     snprintf(addr, sizeof addr, "%p", r->codeptr);
     fprintf(f, "{\"id\":%d,\"codeptr\":", r->id);
-    json_string(f, addr);
+    rt_json_string(f, addr);
     fprintf(f, ",\"symbol\":");
-    json_string(f, sym);
+    rt_json_string(f, sym);
     fprintf(f, ",\"parent\":%d,\"level\":%d,\"team_size\":%d,\"executions\":%llu,\"busy_ns\":[", r->parent_id,
             r->level, r->team_size, (unsigned long long)r->executions);
     for (int i = 0; i < r->team_size; i++)
@@ -108,11 +94,11 @@ static void json_region(FILE *f, const rt_region_t *r)
     json_int_array(f, r->pin_cpu, r->team_size);
     fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"outcome\":",
             r->pins_applied ? "true" : "false", (unsigned long long)r->repins, r->compromise ? "true" : "false");
-    json_string(f, rt_outcome_name(r->outcome));
+    rt_json_string(f, rt_outcome_name(r->outcome));
     fprintf(f, ",\"decision\":");
     if (r->map_node[0] >= 0) {
         fprintf(f, "{\"policy\":");
-        json_string(f, pl_policy_name((pl_policy_t)r->decision_policy));
+        rt_json_string(f, pl_policy_name((pl_policy_t)r->decision_policy));
         fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f}",
                 r->decision_us, r->predicted_before, r->predicted_after, r->noise);
     } else {
@@ -128,29 +114,29 @@ int rt_report_json(FILE *f)
     exe[n > 0 ? n : 0] = '\0';
     rt_settings_format(&rt.settings, placement, sizeof placement);
     fprintf(f, "{\"schema\":\"%s\",\"program\":", SCHEMA);
-    json_string(f, exe);
+    rt_json_string(f, exe);
     fprintf(f, ",\"pid\":%d,\"settings\":{\"OMP_PLACEMENT\":", (int)getpid());
-    json_string(f, placement);
+    rt_json_string(f, placement);
     fprintf(f, "},\"policy\":");
-    json_string(f, rt.settings.enabled ? pl_policy_name(rt.settings.policy) : "off");
+    rt_json_string(f, rt.settings.enabled ? pl_policy_name(rt.settings.policy) : "off");
     fputc(',', f);
     json_topology(f);
     fprintf(f, ",\"pinning\":{\"applied\":%s,\"mode\":", rt.pins_apply ? "true" : "false");
-    json_string(f, rt.pin_mode);
+    rt_json_string(f, rt.pin_mode);
     fprintf(f, ",\"binding_note\":");
-    json_string(f, rt.binding_note);
+    rt_json_string(f, rt.binding_note);
     fprintf(f, "},\"source\":{\"used\":");
     if (rt.source_used == RT_SOURCE_AUTO)
         fputs("null", f);
     else
-        json_string(f, rt_source_name(rt.source_used));
+        rt_json_string(f, rt_source_name(rt.source_used));
     fprintf(f, ",\"unavailable\":{");
     int first = 1;
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
         if (!rt.source_reason[s][0])
             continue;
         fprintf(f, "%s\"%s\":", first ? "" : ",", rt_source_name(s));
-        json_string(f, rt.source_reason[s]);
+        rt_json_string(f, rt.source_reason[s]);
         first = 0;
     }
     fprintf(f, "}},\"regions\":[");

@@ -7,6 +7,7 @@
 #include "rt_log.h"
 #include "rt_runtime.h"
 #include "rt_sources.h"
+#include "rt_util.h"
 
 static pl_csv_table_t *tables;
 static uint64_t *cells;
@@ -21,35 +22,11 @@ static int probe(char *why, size_t len)
     return 0;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *bigger = realloc(buf, cap *= 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = bigger;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 static void start(void)
 {
     size_t len, ncells = 0;
     char err[256] = "";
-    char *text = slurp(rt.settings.replay_path, &len);
+    char *text = rt_read_file(rt.settings.replay_path, &len);
     if (!text) {
         rt_warn("OMP_PLACEMENT source=replay:%s: cannot read: %s; no references replayed",
                 rt.settings.replay_path, strerror(errno));

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "pl.h"
 #include "rt_topology.h"
+#include "rt_util.h"
 
 static void usage(FILE *out)
 {
@@ -36,32 +37,6 @@ static void usage(FILE *out)
             "Indices count from 0. Exit status: 0 ok, 1 the decision failed, 2 bad usage or input.\n");
 }
 
-/* Whole file (or stdin) into a NUL-terminated buffer; NULL with errno set. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, 2 * cap + 1);
-        if (!nb) { free(buf); buf = NULL; errno = ENOMEM; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (buf && bad) { free(buf); errno = EIO; return NULL; }
-    if (buf) { buf[n] = 0; *len = n; }
-    return buf;
-}
-
 /* CPU time of this thread: a decision is pure computation, and on a shared
  * machine wall time would also count the time other processes ran. */
 static double now_us(void)
@@ -75,17 +50,6 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
-        else putchar(*s);
-    }
-    putchar('"');
 }
 
 typedef struct out {
@@ -114,11 +78,11 @@ static void print_json(const out_t *o)
 {
     int n = o->tnt->nthreads;
     printf("{\"policy\":");
-    json_str(o->policy);
+    rt_json_string(stdout, o->policy);
     printf(",\"topology\":");
-    json_str(o->origin);
+    rt_json_string(stdout, o->origin);
     printf(",\"region\":");
-    json_str(o->region);
+    rt_json_string(stdout, o->region);
     printf(",\"threads\":%d,\"nodes\":%d,\"numa_factor\":%.6g", n, o->tnt->nnodes, o->factor);
     printf(",\"mapping\":[");
     for (int t = 0; t < n; t++) printf("%s%d", t ? "," : "", o->map->node[t]);
@@ -265,7 +229,7 @@ int ompnuma_cmd_place(int argc, char **argv)
     }
 
     size_t len = 0;
-    char *text = slurp(tnt_path, &len);
+    char *text = rt_read_file(tnt_path, &len);
     if (!text) {
         fprintf(stderr, "ompnuma place: %s: %s\n", tnt_path, strerror(errno));
         return 2;

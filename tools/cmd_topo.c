@@ -8,6 +8,7 @@
 #include "rt_counters.h"
 #include "rt_runtime.h"
 #include "rt_topology.h"
+#include "rt_util.h"
 
 static void usage(FILE *out)
 {
@@ -44,21 +45,10 @@ static void print_text(const rt_topo_t *t)
                rt.source_reason[s][0] ? rt.source_reason[s] : "available");
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
 static void print_json(const rt_topo_t *t)
 {
     printf("{\"origin\":");
-    json_str(t->origin);
+    rt_json_string(stdout, t->origin);
     printf(",\"nodes\":%d,\"cpus\":%d,\"this_system\":%s,\"cpus_per_node\":[", t->nnodes, t->ncpus,
            t->this_system ? "true" : "false");
     for (int n = 0; n < t->nnodes; n++) {
@@ -75,12 +65,12 @@ static void print_json(const rt_topo_t *t)
         printf("]");
     }
     printf("],\"numa_factor\":%.4g,\"pins\":", t->numa_factor);
-    json_str(rt.pin_mode);
+    rt_json_string(stdout, rt.pin_mode);
     printf(",\"sources\":{");
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
         printf("%s\"%s\":", s > RT_SOURCE_PERF ? "," : "", rt_source_name((rt_source_t)s));
         if (rt.source_reason[s][0])
-            json_str(rt.source_reason[s]);
+            rt_json_string(stdout, rt.source_reason[s]);
         else
             printf("null");
     }
