@@ -186,6 +186,204 @@ int pl_csv_parse(const char *text, size_t len,
                  uint64_t *cells, size_t max_cells, size_t *ncells,
                  char *err, size_t errlen);
 
+/*
+ * Nested teams as bubbles (pl_bubble.c)
+ * -------------------------------------
+ * Each OpenMP team is a bubble; a team created by thread i of team P is a
+ * bubble inside P, and its thread 0 is that same OS thread (OpenMP makes the
+ * encountering thread the master of the inner team). The tree is an array in
+ * parent-before-child order; it describes teams that exist at the same time,
+ * so a thread masters at most one inner team.
+ *
+ * Slots: thread i of bubble b is slot off(b) + i, where off(b) is the sum of
+ * nthreads of bubbles 0..b-1; pl_bubble_slots() gives the total. Output
+ * arrays are indexed by slot. The slot of an inner team's thread 0 repeats
+ * the node and core of its master's slot (it is the same thread).
+ *
+ * The subtree of a slot is the slot itself plus every thread its inner team
+ * (and their inner teams, recursively) adds: load(slot) = 1 + sum over the
+ * inner team c it masters of (size(c) - 1); size(b) = sum of load over b's
+ * slots. Every distinct OS thread takes one core slot.
+ *
+ * Oversubscription: when the tree has T distinct threads and the topology C
+ * cores, every node counts k = ceil(T / C) slots per core (k = 1 when the
+ * threads fit), the schedulers below run on those slots, and the j-th thread
+ * placed on node n gets core j mod capacity[n]: the cores of the chosen node
+ * are shared round-robin, at most k threads per core.
+ */
+typedef struct pl_bubble {
+    int           parent;     /* index of the enclosing bubble (< this index), -1 for an outermost team */
+    int           master;     /* index, within the parent's threads, of the thread that created this
+                                 team; ignored for an outermost team                                    */
+    int           nthreads;   /* >= 1, the master included                                               */
+    const double *node_bytes; /* [nnodes] bytes of data attached to this team per node (omp_numa_attach
+                                 hints), or NULL for none; finite and >= 0                              */
+} pl_bubble_t;
+
+typedef enum pl_bubble_sched {
+    /*
+     * Cache (section 3.3 of Broquedis et al. 2009): teammates as close as
+     * possible, outer teams spread.
+     * 1. Outermost level. The entities are the outermost teams. While there are
+     *    fewer entities than nodes with cores, the outermost team with the most
+     *    threads in its subtree (lowest index on ties) is burst into its
+     *    threads, each carrying its subtree. Entities are taken heaviest
+     *    subtree first (lowest index on ties); each goes to the node with the
+     *    most free slots (lowest index on ties) and reserves its subtree's
+     *    slots there, then on the nodes nearest to it (distance, then most free,
+     *    then lowest index). So a 4 x 4 nest on 4 nodes puts one outer thread
+     *    and its inner team per node, and independent outermost teams go to
+     *    different nodes while nodes remain.
+     * 2. Inside a team (including a whole outermost team), given the slots
+     *    reserved for it and its master's node m: the master's own subtree is
+     *    reserved on m first; then its other threads, heaviest subtree first
+     *    (lowest index on ties), each go to the node nearest to m whose
+     *    remaining reservation holds its whole subtree (m itself first), else
+     *    to the nearest with any room; the subtree reserves its slots from that
+     *    node outwards. An inner team therefore fills its master's node's free
+     *    cores first and straddles nodes only when its subtree is larger than
+     *    the room there; it then takes whole nodes nearest to its master, and
+     *    the innermost teams, which share the most, are the ones kept whole.
+     */
+    PL_BUBBLE_CACHE = 0,
+    /*
+     * Memory (section 3.3, "A Scheduling Policy Guided by Memory Hints"): a
+     * bubble's preferred node is the argmax of its node_bytes (lowest node on
+     * ties); a bubble without bytes inherits its parent's (-1 at the top).
+     * Outermost entities (as in cache step 1) are weighted by the bytes of
+     * their subtree (or, with none, of their outermost team) and taken
+     * heaviest first (then heaviest subtree, then lowest index); each goes to
+     * the argmax node of those bytes if its free slots hold the whole subtree,
+     * else to the nearest node to it that does, else the nearest with any
+     * room; entities without bytes follow, placed as by cache. Inside a
+     * team, a thread whose inner team has bytes goes to their argmax node if
+     * the team's reservation holds its subtree there; otherwise cache step 2.
+     * An inner team contains its master, so its bytes pull the master too.
+     */
+    PL_BUBBLE_MEMORY,
+    PL_BUBBLE_SCHED_COUNT
+} pl_bubble_sched_t;
+
+typedef struct pl_bubble_map {
+    int  nslots;    /* must equal pl_bubble_slots() of the tree            */
+    int *node;      /* [nslots] node of each slot                           */
+    int *core;      /* [nslots] core within that node (see oversubscription) */
+    int *preferred; /* [nbubbles] preferred node of each bubble under memory
+                       (-1 none; always -1 under cache), or NULL            */
+} pl_bubble_map_t;
+
+/* Largest number of slots a tree may have (pl_bubble_slots answers -E2BIG). */
+#define PL_BUBBLE_MAX_SLOTS (1 << 20)
+
+/* Validate the tree's shape and count its slots. Returns the count (>= 1) or
+ * -EINVAL: bubbles NULL or nbubbles < 1, nthreads < 1, a parent not before
+ * its child (which also rules out cycles), a master outside 0..parent's
+ * nthreads - 1, two inner teams with the same parent and master; -E2BIG
+ * beyond PL_BUBBLE_MAX_SLOTS. O(nbubbles^2) for the last check. */
+int pl_bubble_slots(const pl_bubble_t *bubbles, int nbubbles);
+
+/* Scratch bytes pl_bubble_decide needs (0 for sizes it would reject). It is
+ * about (nslots * (nnodes + 8) + nbubbles * (2 * nnodes + 4) + 4 * nnodes)
+ * words: each slot keeps the per-node reservation of its subtree. */
+size_t pl_bubble_workspace_bytes(int nbubbles, int nslots, int nnodes);
+
+/* Place every thread of the tree. Returns 0, or -EINVAL (a bad tree as
+ * pl_bubble_slots says, a bad topology as pl_check says, node_bytes negative
+ * or not finite, out NULL or out->nslots wrong, an unknown scheduler),
+ * -ENOSPC when no node has a core, -ENOBUFS when work_bytes is below
+ * pl_bubble_workspace_bytes(). Deterministic; O(nslots * nnodes^2) at worst. */
+int pl_bubble_decide(pl_bubble_sched_t sched, const pl_topo_t *topo,
+                     const pl_bubble_t *bubbles, int nbubbles,
+                     pl_bubble_map_t *out, void *work, size_t work_bytes);
+
+const char *pl_bubble_sched_name(pl_bubble_sched_t sched); /* "cache", "memory" */
+int pl_bubble_sched_from_name(const char *name, pl_bubble_sched_t *sched);
+
+/*
+ * Threads or data (section 4.4, Twisted-STREAM): a bubble runs on node cur
+ * and its buffers hold node_bytes[n] bytes on node n. Four ways to go on:
+ *
+ *   stay      nothing moves; every byte off cur is accessed remotely.
+ *   threads   the threads move to node X (the cheapest X != cur whose
+ *             capacity, read as the cores free for this bubble, is at least
+ *             nthreads); bytes off X become or stay remote.
+ *   data      every byte off cur migrates to cur; all accesses local.
+ *   mixed     the threads and the local buffer (on cur) go to R, the node
+ *             holding the largest remote data (lowest node on ties); only
+ *             offered when 0 < node_bytes[cur] < node_bytes[R] and R has room,
+ *             i.e. the paper's "migrates both thread and local vector near to
+ *             the other vector". Bytes on third nodes stay remote.
+ *
+ * Each option's cost, in microseconds, is its one-time move cost plus the
+ * remote-access penalty it leaves for the rest of the run:
+ *
+ *   migrate(B)   = B > 0 ? mig_fixed_us + mig_page_us * ceil(B / page_bytes) : 0
+ *                  one move_pages call per source node; MaMI's linear model,
+ *                  120 + 11 * pages us on the paper's machine (section 3.2)
+ *   move_threads = thread_fixed_us + thread_us * nthreads
+ *                  (footnote 2: about 2.5 us latency and 0.06 us per thread)
+ *   penalty(x, n, B) = B * accesses_per_byte * local_us_per_byte
+ *                      * (distance[x][n] / distance[x][x] - 1), at least 0
+ *                  the extra cost of reaching node n's memory from node x:
+ *                  Table 3's remote/local latency ratios (x1.18 .. x1.46),
+ *                  here from the topology's distances, times how often the
+ *                  rest of the run touches each byte (MaMI's access cost)
+ *
+ *   stay    = sum_{n != cur} penalty(cur, n, B_n)
+ *   threads = move_threads + sum_{n != X} penalty(X, n, B_n)
+ *   data    = sum_{n != cur} migrate(B_n)
+ *   mixed   = move_threads + migrate(B_cur) + sum_{n != cur, R} penalty(R, n, B_n)
+ *
+ * The cheapest applicable option wins; ties go to the earlier of stay,
+ * threads, data, mixed (the least disruptive).
+ */
+typedef struct pl_move_cost {
+    double mig_fixed_us;      /* a of the migration line, per call          */
+    double mig_page_us;       /* b of the migration line, per page          */
+    double page_bytes;        /* > 0                                        */
+    double thread_fixed_us;   /* latency of moving a team's threads          */
+    double thread_us;         /* per thread moved                            */
+    double local_us_per_byte; /* cost of one local access to one byte        */
+    double accesses_per_byte; /* accesses to each byte in the rest of the run */
+} pl_move_cost_t;
+
+typedef enum pl_move_kind {
+    PL_MOVE_STAY = 0,
+    PL_MOVE_THREADS,
+    PL_MOVE_DATA,
+    PL_MOVE_MIXED,
+    PL_MOVE_COUNT
+} pl_move_kind_t;
+
+typedef struct pl_move_option {
+    int    applicable;  /* 0: the option does not exist here (costs are HUGE_VAL) */
+    int    node;        /* where the threads run afterwards (-1 when not applicable) */
+    double bytes_moved; /* bytes migrated                                          */
+    double move_us;     /* one-time cost: thread and page migration                */
+    double remote_us;   /* remote-access penalty left for the rest of the run      */
+    double total_us;    /* move_us + remote_us                                     */
+} pl_move_option_t;
+
+typedef struct pl_move_choice {
+    pl_move_kind_t   choice;
+    pl_move_option_t option[PL_MOVE_COUNT]; /* indexed by pl_move_kind_t */
+} pl_move_choice_t;
+
+/* The paper's machine: a = 120 us, b = 11 us per 4 KiB page, threads 2.5 us
+ * + 0.06 us each, one 64-byte line per 83 ns locally (Table 3, read), each
+ * byte accessed once. */
+void pl_move_cost_default(pl_move_cost_t *cost);
+
+/* Fill out with every option's costs and the choice. Returns 0 or -EINVAL
+ * (bad topology, cur outside 0..nnodes-1, nthreads < 1, node_bytes or out
+ * NULL, a byte count or cost parameter negative or not finite, page_bytes
+ * <= 0). Stay is always applicable. */
+int pl_threads_or_data(const pl_topo_t *topo, int cur, int nthreads,
+                       const double *node_bytes, const pl_move_cost_t *cost,
+                       pl_move_choice_t *out);
+
+const char *pl_move_kind_name(pl_move_kind_t kind); /* "stay", "threads", "data", "mixed" */
+
 #ifdef __cplusplus
 }
 #endif
