@@ -6,6 +6,7 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import time
 
@@ -38,7 +39,15 @@ class VMFailure(Exception):
 
 
 class JobTimeout(Exception):
-    """The command ran past its limit (exit 124)."""
+    """The command ran past its limit (exit 124); wedged when the guest did not end it itself."""
+
+    def __init__(self, wedged=False):
+        super().__init__("timeout")
+        self.wedged = wedged
+
+
+class ClientGone(Exception):
+    """The watched connection closed while a job ran."""
 
 
 class Interrupted(Exception):
@@ -137,11 +146,15 @@ class Demux:
             self.buf = b""
             self.done = True
             return
-        # Hold back what could be the start of the marker.
-        keep = len(self.marker) - 1
-        if len(self.buf) > keep:
-            self.sink.write(self.buf[:-keep])
-            self.buf = self.buf[-keep:]
+        # Hold back only a tail that could be the start of the marker, so
+        # that output streams as it comes (a prompt without newline included).
+        keep = 0
+        for k in range(min(len(self.marker) - 1, len(self.buf)), 0, -1):
+            if self.buf.endswith(self.marker[:k]):
+                keep = k
+                break
+        self.sink.write(self.buf[:len(self.buf) - keep])
+        self.buf = self.buf[len(self.buf) - keep:]
 
 
 class Machine:
@@ -180,6 +193,7 @@ class Machine:
         self.ctl_buf = b""
         self.lines = []
         self.demux = {}
+        self.watch = None
         self.started = time.monotonic()
 
     # --- channels
@@ -190,7 +204,19 @@ class Machine:
     def pump(self, timeout):
         """Read whatever arrived within timeout seconds; return False once QEMU has exited."""
         fds = list(self.fds.values())
+        if self.watch is not None:
+            fds.append(self.watch)
         ready, _, _ = select.select(fds, [], [], timeout)
+        if self.watch is not None and self.watch in ready:
+            # The client sends nothing after its request: readable means closed.
+            try:
+                gone = not self.watch.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                gone = False
+            except OSError:
+                gone = True
+            if gone:
+                raise ClientGone()
         for name, fd in self.fds.items():
             if fd not in ready:
                 continue
@@ -235,20 +261,26 @@ class Machine:
             raise VMFailure("unexpected guest message {!r}".format(" ".join(msg)), self.console_tail())
         self.boot_seconds = time.monotonic() - self.started
 
-    def run_job(self, job_id, nonce, limit, out_sink, err_sink, send=True):
-        """Run one job (already in place); return the command's exit status."""
+    def run_job(self, job_id, nonce, limit, out_sink, err_sink, send=True, on_start=None, watch=None):
+        """Run one job (already in place); return the command's exit status.
+
+        on_start is called when the command starts; watch is a socket whose
+        closing aborts the wait with ClientGone."""
         self.demux = {"out": Demux(nonce, out_sink), "err": Demux(nonce, err_sink)}
+        self.watch = watch
         if send:
             self.send("RUN {} {} {}".format(job_id, nonce, int(limit)))
         msg = self.next_message(time.monotonic() + BOOT_LIMIT, "start the command")
         if msg != ["START", str(job_id)]:
             raise VMFailure("unexpected guest message {!r}".format(" ".join(msg)), self.console_tail())
+        if on_start:
+            on_start()
         deadline = time.monotonic() + (limit + GRACE if limit > 0 else 10 ** 9)
         try:
             msg = self.next_message(deadline, "finish the command")
         except VMFailure:
             if limit > 0 and time.monotonic() >= deadline:
-                raise JobTimeout()
+                raise JobTimeout(wedged=True)
             raise
         if len(msg) != 4 or msg[0] != "DONE" or msg[1] != str(job_id):
             raise VMFailure("unexpected guest message {!r}".format(" ".join(msg)), self.console_tail())
@@ -261,6 +293,7 @@ class Machine:
                     break
                 raise VMFailure("the command's output did not end properly", self.console_tail())
         self.demux = {}
+        self.watch = None
         if timed_out:
             raise JobTimeout()
         return status
