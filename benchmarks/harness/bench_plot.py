@@ -34,6 +34,8 @@ def plot_all(doc, outdir):
                 if r is not None and c != baseline:
                     ax.annotate("%.3f" % r, (i, row["max"][c]), ha="center", va="bottom", fontsize=8,
                                 xytext=(0, 3), textcoords="offset points")
+            # Room above the highest whisker for its ratio label.
+            ax.set_ylim(0, 1.15 * max(row["max"][c] for c in cfgs) or 1.0)
             ax.set_xticks(range(len(cfgs)))
             ax.set_xticklabels(cfgs, rotation=35, ha="right", fontsize=8)
             ax.set_title("%s [%s], %s is better" % (m, row["unit"], row["better"]), fontsize=9)
