@@ -35,7 +35,10 @@ def plot_all(doc, outdir):
                     ax.annotate("%.3f" % r, (i, row["max"][c]), ha="center", va="bottom", fontsize=8,
                                 xytext=(0, 3), textcoords="offset points")
             # Room above the highest whisker for its ratio label.
-            ax.set_ylim(0, 1.15 * max(row["max"][c] for c in cfgs) or 1.0)
+            # (EPCC overheads can come out below zero when the noise exceeds them.)
+            top = max(0.0, max(row["max"][c] for c in cfgs))
+            bottom = min(0.0, min(row["min"][c] for c in cfgs))
+            ax.set_ylim(1.15 * bottom, 1.15 * top if top > 0 else 1.0)
             ax.set_xticks(range(len(cfgs)))
             ax.set_xticklabels(cfgs, rotation=35, ha="right", fontsize=8)
             ax.set_title("%s [%s], %s is better" % (m, row["unit"], row["better"]), fontsize=9)
