@@ -7,6 +7,15 @@ import os
 import sys
 
 
+def _quartiles(values):
+    """(first, third) quartile of a sorted non-empty list, by linear interpolation."""
+    def at(f):
+        x = f * (len(values) - 1)
+        i = int(x)
+        return values[i] if i + 1 >= len(values) else values[i] + (x - i) * (values[i + 1] - values[i])
+    return at(0.25), at(0.75)
+
+
 def plot_all(doc, outdir):
     """Writes <outdir>/<benchmark id>.png for every benchmark with results; returns {id: path}."""
     import matplotlib
@@ -24,27 +33,36 @@ def plot_all(doc, outdir):
         fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False)
         for ax, (m, row) in zip(axes.flat, metrics):
             cfgs = list(row["median"])
+            # Every verified run as a dot, the median as the bar, the quartiles as the whisker: on a busy
+            # machine a few slow runs would otherwise flatten the picture.
+            values = {c: sorted(r["metrics"][m] for r in doc["runs"] if r["benchmark"] == b["id"] and
+                                r["config"] == c and r["verified"] and not r["warmup"] and m in r["metrics"])
+                      for c in cfgs}
             med = [row["median"][c] for c in cfgs]
-            err = [[med[i] - row["min"][c] for i, c in enumerate(cfgs)],
-                   [row["max"][c] - med[i] for i, c in enumerate(cfgs)]]
+            q = [_quartiles(values[c]) for c in cfgs]
+            err = [[med[i] - q[i][0] for i in range(len(cfgs))], [q[i][1] - med[i] for i in range(len(cfgs))]]
             colors = ["#777777" if c == baseline else "#2b7bba" for c in cfgs]
             ax.bar(range(len(cfgs)), med, yerr=err, capsize=3, color=colors)
+            # The axis spans the quartiles with room for the labels; runs beyond it show as triangles on the edge.
+            top = max(0.0, max(x[1] for x in q)) * 1.3 or 1.0
+            bottom = min(0.0, min(x[0] for x in q)) * 1.3
             for i, c in enumerate(cfgs):
+                inside = [v for v in values[c] if bottom <= v <= top]
+                ax.plot([i] * len(inside), inside, "o", color="black", markersize=2.5, alpha=0.6)
+                if len(inside) < len(values[c]):
+                    ax.plot([i], [top], "^", color="#c0392b", markersize=5, clip_on=False)
                 r = row["ratio"].get(c)
                 if r is not None and c != baseline:
-                    ax.annotate("%.3f" % r, (i, row["max"][c]), ha="center", va="bottom", fontsize=8,
+                    ax.annotate("%.3f" % r, (i, q[i][1]), ha="center", va="bottom", fontsize=8,
                                 xytext=(0, 3), textcoords="offset points")
-            # Room above the highest whisker for its ratio label.
-            # (EPCC overheads can come out below zero when the noise exceeds them.)
-            top = max(0.0, max(row["max"][c] for c in cfgs))
-            bottom = min(0.0, min(row["min"][c] for c in cfgs))
-            ax.set_ylim(1.15 * bottom, 1.15 * top if top > 0 else 1.0)
+            ax.set_ylim(bottom, top)
             ax.set_xticks(range(len(cfgs)))
             ax.set_xticklabels(cfgs, rotation=35, ha="right", fontsize=8)
             ax.set_title("%s [%s], %s is better" % (m, row["unit"], row["better"]), fontsize=9)
         for ax in list(axes.flat)[len(metrics):]:
             ax.axis("off")
-        title = "%s: median of verified runs, min-max whiskers, ratio to %s" % (b["id"], baseline)
+        title = ("%s: median of verified runs (bars), quartiles (whiskers), each run (dots; triangles: off "
+                 "the scale), ratio of medians to %s" % (b["id"], baseline))
         if doc.get("vm"):
             title += "\nVM %s: timings are emulation" % doc["vm"]["layout"]
         fig.suptitle(title, fontsize=10)
