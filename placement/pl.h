@@ -282,9 +282,10 @@ typedef struct pl_bubble_map {
  * beyond PL_BUBBLE_MAX_SLOTS. O(nbubbles^2) for the last check. */
 int pl_bubble_slots(const pl_bubble_t *bubbles, int nbubbles);
 
-/* Scratch bytes pl_bubble_decide needs (0 for sizes it would reject). It is
- * about (nslots * (nnodes + 8) + nbubbles * (2 * nnodes + 4) + 4 * nnodes)
- * words: each slot keeps the per-node reservation of its subtree. */
+/* Scratch bytes pl_bubble_decide needs (0 for sizes it would reject): per
+ * slot nnodes + 8 ints and a double (each slot keeps the per-node reservation
+ * of its subtree), per bubble 4 ints and nnodes doubles, 3 ints per node,
+ * plus alignment. */
 size_t pl_bubble_workspace_bytes(int nbubbles, int nslots, int nnodes);
 
 /* Place every thread of the tree. Returns 0, or -EINVAL (a bad tree as
