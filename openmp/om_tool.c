@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <omp-tools.h>
@@ -47,18 +48,47 @@ static void on_thread_end(ompt_data_t *thread_data)
     thread_data->ptr = NULL;
 }
 
+/*
+ * What every team member needs before the team size is known: the region's
+ * code address, and for the bubble policy the slot its master holds (a team
+ * member cannot see who its master is). Linux maps user code below 2^47
+ * (even with 5-level page tables, unless a program maps code above on
+ * purpose); the slot + 1 goes in the 16 bits from bit 48.
+ */
+#define SLOT_SHIFT 48
+static uint64_t team_word(const void *codeptr, int master_slot)
+{
+    uint64_t word = (uint64_t)(uintptr_t)codeptr;
+    if (master_slot >= 0 && master_slot < 0xffff && word < (1ull << 47))
+        word |= (uint64_t)(master_slot + 1) << SLOT_SHIFT;
+    return word;
+}
+
+static const void *team_codeptr(uint64_t word)
+{
+    return (const void *)(uintptr_t)(word & ((1ull << SLOT_SHIFT) - 1));
+}
+
+static int team_master_slot(uint64_t word)
+{
+    return (int)(word >> SLOT_SHIFT) - 1;
+}
+
 static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *frame,
                               ompt_data_t *parallel_data, unsigned int requested, int flags,
                               const void *codeptr_ra)
 {
-    /* The team size is known only at implicit-task begin; until then the
-     * region is its code address, which every team member reads. */
-    parallel_data->ptr = (void *)codeptr_ra;
-    rt_thread_t *thr = thread_self();
-    if (thr)
-        rt_event_parallel_begin(thr, codeptr_ra, (int)requested);
+    /* A chained user tool sees the event first: parallel_data is ompnuma's
+     * (only one data word per team exists), so a value it stores there is
+     * replaced below. */
     OM_CHAIN(ompt_callback_parallel_begin, ompt_callback_parallel_begin_t, encountering_task_data, frame,
              parallel_data, requested, flags, codeptr_ra);
+    rt_thread_t *thr = thread_self();
+    int d = thr ? thr->depth - 1 : -1;
+    int slot = (d >= 0 && d < RT_MAX_DEPTH) ? thr->slot[d] : -1;
+    parallel_data->value = team_word(codeptr_ra, slot);
+    if (thr)
+        rt_event_parallel_begin(thr, codeptr_ra, (int)requested);
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
@@ -88,9 +118,13 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         int d = thr->depth;
         const rt_region_t *parent = (d > 0 && d <= RT_MAX_DEPTH) ? thr->region[d - 1] : NULL;
         rt_region_t *r = NULL;
-        if (d < RT_MAX_DEPTH && parallel_data)
-            r = rt_region_get(parallel_data->ptr, (int)actual_parallelism, index == 0 ? parent : NULL);
-        rt_event_task_begin(thr, r, (int)index);
+        int master_slot = -1;
+        if (d < RT_MAX_DEPTH && parallel_data) {
+            r = rt_region_get(team_codeptr(parallel_data->value), (int)actual_parallelism,
+                              index == 0 ? parent : NULL);
+            master_slot = team_master_slot(parallel_data->value);
+        }
+        rt_event_task_begin(thr, r, (int)index, master_slot);
     } else {
         int d = thr->depth - 1;
         if (d >= 0 && d < RT_MAX_DEPTH && thr->index[d] == 0)

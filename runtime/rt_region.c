@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "rt_affinity.h"
+#include "rt_bubble.h"
 #include "rt_counters.h"
 #include "rt_log.h"
 #include "rt_loop.h"
@@ -78,6 +79,12 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->phase_min = UINT64_MAX;
     r->outcome = rt.settings.enabled ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
     r->measuring = rt.settings.enabled;
+    if (rt.settings.enabled && rt.settings.bubble) {
+        /* Placed as a bubble (rt_bubble.c), not by the sampling loop. */
+        r->outcome = RT_OUTCOME_UNCHANGED;
+        r->measuring = 0;
+        r->pins_applied = rt.pins_apply;
+    }
     return r;
 }
 
@@ -175,7 +182,7 @@ void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requeste
         rt_counters_region_begin(r);
 }
 
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index)
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot)
 {
     int d = thr->depth++;
     if (d >= RT_MAX_DEPTH)
@@ -183,9 +190,13 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index)
     thr->region[d] = r;
     thr->index[d] = index;
     thr->arrived[d] = 0;
+    thr->slot[d] = -1;
     if (!r || index >= r->team_size)
         return;
     __atomic_store_n(&r->members[index], thr, __ATOMIC_RELAXED);
+    if (rt.settings.bubble && rt.settings.enabled)
+        __atomic_store_n(&r->pin_cpu[index], rt_bubble_place(r, index, master_slot, &thr->slot[d]),
+                         __ATOMIC_RELAXED);
     /* Re-pin only when this thread's place changed: one system call, and none when unchanged. */
     int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
     if (r->pins_applied) {

@@ -91,6 +91,7 @@ typedef struct rt_thread {
     int          index[RT_MAX_DEPTH];
     uint64_t     t_begin[RT_MAX_DEPTH];
     int          arrived[RT_MAX_DEPTH];
+    int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
     rt_region_t *ended;           /* region whose primary implicit task just ended */
     int          mask_saved;      /* the thread's original mask is in `mask` */
     cpu_set_t    mask;
@@ -122,7 +123,8 @@ void rt_thread_forget(rt_thread_t *thr);
 /* The encountering thread, before the team forks: arms the counter source
  * when the region (by its requested team size) is being sampled. */
 void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested);
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index);
+/* master_slot: the slot the team's master holds in the bubble tree (-1 none). */
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot);
 void rt_event_barrier_arrive(rt_thread_t *thr);
 void rt_event_task_end(rt_thread_t *thr);
 /* The primary, after the join barrier. */

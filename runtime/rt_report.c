@@ -118,7 +118,7 @@ int rt_report_json(FILE *f)
     fprintf(f, ",\"pid\":%d,\"settings\":{\"OMP_PLACEMENT\":", (int)getpid());
     rt_json_string(f, placement);
     fprintf(f, "},\"policy\":");
-    rt_json_string(f, rt.settings.enabled ? pl_policy_name(rt.settings.policy) : "off");
+    rt_json_string(f, rt_settings_policy_name(&rt.settings));
     fputc(',', f);
     json_topology(f);
     fprintf(f, ",\"pinning\":{\"applied\":%s,\"mode\":", rt.pins_apply ? "true" : "false");
@@ -151,7 +151,7 @@ int rt_report_json(FILE *f)
 void rt_report_text(FILE *f)
 {
     fprintf(f, "ompnuma: policy %s, source %s, %d node%s / %d cpus (%s), NUMA factor %.2f, pins %s\n",
-            rt.settings.enabled ? pl_policy_name(rt.settings.policy) : "off",
+            rt_settings_policy_name(&rt.settings),
             rt.source_used == RT_SOURCE_AUTO ? "none" : rt_source_name(rt.source_used), rt.topo.nnodes,
             rt.topo.nnodes == 1 ? "" : "s", rt.topo.ncpus, rt.topo.origin, rt.numa_factor,
             rt.pins_apply ? "applied" : "not applied (dry run)");

@@ -29,6 +29,11 @@ const char *rt_source_name(rt_source_t source)
     return (unsigned)source < RT_SOURCE_COUNT ? source_names[source] : "?";
 }
 
+const char *rt_settings_policy_name(const rt_settings_t *s)
+{
+    return !s->enabled ? "off" : s->bubble ? "bubble" : pl_policy_name(s->policy);
+}
+
 static void defaults(rt_settings_t *s)
 {
     memset(s, 0, sizeof *s);
@@ -89,7 +94,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *   <placement> ::= <item> { "," <item> }
  *   <item>      ::= <policy> | <flag> | <key> "=" <value>       (spaces around items ignored)
  *   <policy>    ::= "off" | "critpath" | "critpath+refine" | "maxlocal" | "exhaustive"
- *                 | "compact" | "scatter"                       (at most one, any position)
+ *                 | "compact" | "scatter" | "bubble"            (at most one, any position)
  *   <flag>      ::= "dry_run"                                   (same as dry_run=on)
  *   <key>=<value> ::= "sample=" <int 1..1000>
  *                 | "numa_factor=" ( "auto" | <real 1..100> )
@@ -97,6 +102,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                             | "replay:" <readable file> )
  *                 | "verify=" <bool> | "dry_run=" <bool>
  *                 | "track=" ( "api" | "anon" | "all" )
+ *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
  *   <bool>      ::= "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0"
  */
 
@@ -160,6 +166,12 @@ static int opt_track(rt_settings_t *s, const char *v, char *instead, size_t len)
     return 0;
 }
 
+static int opt_scheduler(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "scheduler=%s", pl_bubble_sched_name(s->scheduler));
+    return pl_bubble_sched_from_name(v, &s->scheduler) == 0 ? 0 : -1;
+}
+
 static const struct {
     const char *key;
     option_fn parse;
@@ -171,6 +183,7 @@ static const struct {
     {"verify", opt_verify, "on or off"},
     {"dry_run", opt_dry_run, "on or off"},
     {"track", opt_track, "api, anon or all"},
+    {"scheduler", opt_scheduler, "cache or memory"},
 };
 #define NOPTIONS (sizeof placement_options / sizeof placement_options[0])
 
@@ -188,6 +201,11 @@ static int parse_policy_word(rt_settings_t *s, const char *w)
 {
     if (!strcmp(w, "off")) {
         s->enabled = 0;
+        return 0;
+    }
+    if (!strcmp(w, "bubble")) {
+        s->enabled = 1;
+        s->bubble = 1;
         return 0;
     }
     pl_policy_t p;
@@ -232,14 +250,14 @@ static void parse_placement(rt_settings_t *s, const char *var, const char *value
             s->dry_run = 1;
         } else if (have_policy) {
             char cur[64];
-            snprintf(cur, sizeof cur, "%s", s->enabled ? pl_policy_name(s->policy) : "off");
+            snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
             rt_warn("%s=\"%s\": a second policy \"%s\"; using %s", var, value, w, cur);
         } else {
             char cur[64];
-            snprintf(cur, sizeof cur, "%s", s->enabled ? pl_policy_name(s->policy) : "off");
+            snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
             if (parse_policy_word(s, w) != 0)
                 rt_warn("%s=\"%s\": unknown policy \"%s\" (known: off, critpath, critpath+refine, "
-                        "maxlocal, exhaustive, compact, scatter); using %s", var, value, w, cur);
+                        "maxlocal, exhaustive, compact, scatter, bubble); using %s", var, value, w, cur);
             have_policy = 1;
         }
         if (!comma)
@@ -260,9 +278,11 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
         snprintf(source, sizeof source, "replay:%s", s->replay_path);
     else
         snprintf(source, sizeof source, "%s", rt_source_name(s->source));
-    snprintf(buf, len, "%s,sample=%d,numa_factor=%s,source=%s,verify=%s,dry_run=%s,track=%s",
-             s->enabled ? pl_policy_name(s->policy) : "off", s->sample, factor, source,
-             s->verify ? "on" : "off", s->dry_run ? "on" : "off", track_names[s->track]);
+    int n = snprintf(buf, len, "%s,sample=%d,numa_factor=%s,source=%s,verify=%s,dry_run=%s,track=%s",
+                     rt_settings_policy_name(s), s->sample, factor, source, s->verify ? "on" : "off",
+                     s->dry_run ? "on" : "off", track_names[s->track]);
+    if (s->bubble && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ",scheduler=%s", pl_bubble_sched_name(s->scheduler));
 }
 
 /* ---- OMP_PLACEMENT_REPORT: "" | "stderr" | <writable file path> ---- */

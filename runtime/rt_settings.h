@@ -32,7 +32,9 @@ typedef enum rt_track {
 
 typedef struct rt_settings {
     int              enabled;        /* 0 when OMP_PLACEMENT=off */
-    pl_policy_t      policy;
+    pl_policy_t      policy;         /* inside a team, where a TNT exists */
+    int              bubble;         /* policy `bubble`: teams placed as bubbles */
+    pl_bubble_sched_t scheduler;     /* cache or memory, for bubble */
     int              sample;         /* executions sampled before deciding */
     double           numa_factor;    /* 0 = auto (from the distance matrix) */
     rt_source_t      source;
@@ -61,5 +63,8 @@ void rt_settings_print(const rt_settings_t *s, FILE *out);
 void rt_settings_format(const rt_settings_t *s, char *buf, size_t len);
 
 const char *rt_source_name(rt_source_t source);
+
+/* "off", "bubble" or the placement policy's name. */
+const char *rt_settings_policy_name(const rt_settings_t *s);
 
 #endif

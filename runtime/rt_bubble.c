@@ -1,0 +1,250 @@
+/* rt_bubble.c: the bubble policy: each outermost region and its nested teams placed as one bubble tree. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_bubble.h"
+#include "rt_log.h"
+#include "rt_mem.h"
+#include "rt_runtime.h"
+
+/*
+ * A tree is built for each outermost region from the regions nested in it:
+ * the outermost region is one bubble; a region nested in a team of P
+ * threads (as the first nested construct of that team seen) is P bubbles,
+ * one per master thread, since every thread of the enclosing team may
+ * create its own inner team. Teams of a tree exist at the same time; two
+ * outermost regions run one after the other, so each gets its own tree.
+ *
+ * pl_bubble_decide places every thread ("slot") of the tree. A thread
+ * entering a team learns its slot from its master's slot and its index,
+ * remembers it for the teams it creates in turn, and pins to the slot's
+ * CPU. Nested constructs outside the tree (a second nested construct in
+ * the same team) put their threads on their master's node, which is what
+ * the cache scheduler would do with them.
+ */
+
+#define MAX_TREES 64
+
+typedef struct tree {
+    rt_region_t *root;
+    int          nbubbles, nslots;
+    int         *region_of;   /* [nbubbles] region id of each bubble */
+    int         *off;         /* [nbubbles] first slot of each bubble */
+    int         *child;       /* [nslots] bubble mastered by the slot's thread, -1 none */
+    int         *cpu;         /* [nslots] */
+    int         *node;        /* [nslots] */
+} tree_t;
+
+static tree_t *trees[MAX_TREES];
+static int ntrees;
+static int built_regions;             /* regions seen when the trees were last built */
+static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The first region nested in region p (by creation), or NULL. */
+static rt_region_t *first_child(const rt_region_t *p)
+{
+    for (int i = p->id + 1; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g->parent_id == p->id)
+            return g;
+    }
+    return NULL;
+}
+
+/* Attached bytes per node of the threads with thread_num t (in their team),
+ * from a hints snapshot: the memory scheduler's pull. */
+static void hint_bytes(const rt_mem_hint_t *hints, int nhints, int nkernel, int t, double *bytes)
+{
+    for (int h = 0; h < nhints; h++) {
+        if (hints[h].thread_num != t)
+            continue;
+        for (int k = 0; k < nkernel; k++)
+            for (int n = 0; n < rt.topo.nnodes; n++)
+                if (rt.topo.os_index[n] == k)
+                    bytes[n] += (double)hints[h].pages_per_node[k] * (double)rt_mem_page_size();
+    }
+}
+
+static void tree_free(tree_t *t)
+{
+    if (!t)
+        return;
+    free(t->region_of);
+    free(t->off);
+    free(t->child);
+    free(t->cpu);
+    free(t->node);
+    free(t);
+}
+
+static tree_t *build(rt_region_t *root, const rt_mem_hint_t *hints, int nhints, int nkernel)
+{
+    /* The chain root -> first child -> its first child ...: bubble counts multiply. */
+    rt_region_t *chain[RT_MAX_DEPTH];
+    int depth = 0, nbubbles = 0, width = 1;
+    for (rt_region_t *g = root; g && depth < RT_MAX_DEPTH; g = first_child(g)) {
+        chain[depth++] = g;
+        nbubbles += width;
+        width *= g->team_size;
+        if (nbubbles > 4096)
+            break;
+    }
+    int nd = rt.topo.nnodes;
+    tree_t *t = calloc(1, sizeof *t);
+    pl_bubble_t *b = calloc((size_t)nbubbles, sizeof *b);
+    double *bytes = calloc((size_t)nbubbles * (size_t)nd, sizeof *bytes);
+    if (!t || !b || !bytes)
+        goto fail;
+    t->root = root;
+    t->region_of = malloc((size_t)nbubbles * sizeof *t->region_of);
+    t->off = malloc((size_t)nbubbles * sizeof *t->off);
+    if (!t->region_of || !t->off)
+        goto fail;
+    /* Level by level: the bubbles of level k+1 are the children of every
+     * thread of every bubble of level k, in order. */
+    int first = 0, count = 1, n = 1;
+    b[0] = (pl_bubble_t){.parent = -1, .master = 0, .nthreads = root->team_size};
+    t->region_of[0] = root->id;
+    for (int k = 1; k < depth; k++) {
+        int next_first = n;
+        for (int p = first; p < first + count; p++)
+            for (int m = 0; m < b[p].nthreads; m++) {
+                b[n] = (pl_bubble_t){.parent = p, .master = m, .nthreads = chain[k]->team_size};
+                t->region_of[n] = chain[k]->id;
+                if (hints && k == 1) {
+                    hint_bytes(hints, nhints, nkernel, m, bytes + (size_t)n * (size_t)nd);
+                    b[n].node_bytes = bytes + (size_t)n * (size_t)nd;
+                }
+                n++;
+            }
+        first = next_first;
+        count = n - next_first;
+    }
+    t->nbubbles = n;
+    int nslots = pl_bubble_slots(b, n);
+    if (nslots < 1)
+        goto fail;
+    t->nslots = nslots;
+    t->child = malloc((size_t)nslots * sizeof *t->child);
+    t->cpu = malloc((size_t)nslots * sizeof *t->cpu);
+    t->node = malloc((size_t)nslots * sizeof *t->node);
+    int *core = malloc((size_t)nslots * sizeof *core);
+    size_t wbytes = pl_bubble_workspace_bytes(n, nslots, nd);
+    void *work = malloc(wbytes ? wbytes : 1);
+    int rc = -1;
+    if (t->child && t->cpu && t->node && core && work) {
+        pl_topo_t topo;
+        rt_topo_as_pl(&rt.topo, &topo);
+        topo.numa_factor = rt.numa_factor;
+        pl_bubble_map_t map = {.nslots = nslots, .node = t->node, .core = core, .preferred = NULL};
+        rc = pl_bubble_decide(rt.settings.scheduler, &topo, b, n, &map, work, wbytes);
+    }
+    if (rc == 0) {
+        for (int i = 0, off = 0; i < n; i++) {
+            t->off[i] = off;
+            off += b[i].nthreads;
+        }
+        for (int s = 0; s < nslots; s++) {
+            t->child[s] = -1;
+            t->cpu[s] = rt.topo.cpus[t->node[s]][core[s]];
+        }
+        for (int i = 1; i < n; i++)
+            t->child[t->off[b[i].parent] + b[i].master] = i;
+    }
+    free(core);
+    free(work);
+    free(b);
+    free(bytes);
+    if (rc != 0) {
+        rt_verbose(1, "bubble: region %d: the tree of %d bubbles was refused (error %d)", root->id, n, rc);
+        tree_free(t);
+        return NULL;
+    }
+    return t;
+fail:
+    free(b);
+    free(bytes);
+    tree_free(t);
+    return NULL;
+}
+
+/* New regions change the trees: rebuild them (rare: at a region's first
+ * sight). Threads arriving meanwhile wait: a thread placed by a stale tree
+ * would lose its slot, and its inner teams their placement. */
+static void refresh(void)
+{
+    int count = rt_region_count();
+    if (__atomic_load_n(&built_regions, __ATOMIC_ACQUIRE) == count)
+        return;
+    pthread_mutex_lock(&build_lock);
+    count = rt_region_count();
+    if (built_regions == count) {
+        pthread_mutex_unlock(&build_lock);
+        return;
+    }
+    rt_mem_hint_t *hints = NULL;
+    int nkernel = 0, nhints = 0;
+    if (rt.settings.scheduler == PL_BUBBLE_MEMORY)
+        nhints = rt_mem_hints_snapshot(&hints, &nkernel);
+    for (int i = 0; i < count; i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g->parent_id >= 0)
+            continue;
+        int slot;
+        for (slot = 0; slot < ntrees && trees[slot]->root != g; slot++)
+            ;
+        if (slot == MAX_TREES)
+            continue;
+        tree_t *t = build(g, nhints > 0 ? hints : NULL, nhints, nkernel);
+        if (!t)
+            continue;
+        /* Old trees are kept: threads may still read them (they are small, and rebuilt rarely). */
+        __atomic_store_n(&trees[slot], t, __ATOMIC_RELEASE);
+        if (slot == ntrees)
+            __atomic_store_n(&ntrees, ntrees + 1, __ATOMIC_RELEASE);
+        rt_verbose(1, "bubble: region %d: %d bubbles, %d threads placed (%s)", g->id, t->nbubbles, t->nslots,
+                   pl_bubble_sched_name(rt.settings.scheduler));
+    }
+    if (nhints > 0)
+        rt_mem_hints_free(hints, nhints);
+    __atomic_store_n(&built_regions, count, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&build_lock);
+}
+
+static const tree_t *tree_of(const rt_region_t *r)
+{
+    const rt_region_t *g = r;
+    while (g->parent_id >= 0)
+        g = rt_region_at(g->parent_id);
+    int n = __atomic_load_n(&ntrees, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        const tree_t *t = __atomic_load_n(&trees[i], __ATOMIC_ACQUIRE);
+        if (t->root == g)
+            return t;
+    }
+    return NULL;
+}
+
+int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot)
+{
+    refresh();
+    *slot = -1;
+    const tree_t *t = tree_of(r);
+    if (!t)
+        return -1;
+    if (r->parent_id < 0) {
+        *slot = index;
+    } else if (master_slot >= 0 && master_slot < t->nslots && t->child[master_slot] >= 0 &&
+               t->region_of[t->child[master_slot]] == r->id) {
+        *slot = t->off[t->child[master_slot]] + index;
+    } else if (master_slot >= 0 && master_slot < t->nslots) {
+        /* A nested construct outside the tree: its master's node, cores in turn. */
+        int node = t->node[master_slot], cap = rt.topo.capacity[node];
+        int first = 0;
+        while (first < cap && rt.topo.cpus[node][first] != t->cpu[master_slot])
+            first++;
+        return cap ? rt.topo.cpus[node][(first + index) % cap] : -1;
+    }
+    return *slot >= 0 && *slot < t->nslots ? t->cpu[*slot] : -1;
+}

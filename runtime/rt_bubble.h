@@ -1,0 +1,12 @@
+/* rt_bubble.h: the bubble policy (OMP_PLACEMENT=bubble,scheduler=cache|memory): nested teams as bubbles. */
+#ifndef OMPNUMA_RT_BUBBLE_H
+#define OMPNUMA_RT_BUBBLE_H
+
+#include "rt_region.h"
+
+/* The CPU thread `index` of region r takes, given the slot its team's master
+ * holds in the enclosing team's tree (-1 for an outermost team); *slot
+ * receives this thread's own slot (-1 outside the tree). -1: no placement. */
+int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot);
+
+#endif
