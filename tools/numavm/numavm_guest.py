@@ -37,10 +37,17 @@ for t in /dev/ttyS1 /dev/ttyS2 /dev/ttyS3; do stty -F $t raw -echo; done
 exec 3<>/dev/ttyS3 4>/dev/ttyS1 5>/dev/ttyS2
 
 say() { echo "NUMAVM $*" >&3; }
+# stty applies its settings with TCSADRAIN: it returns once the UART has sent
+# everything written so far. Powering off sooner would lose queued bytes.
+drain() { for t in "$@"; do stty -F $t raw -echo; done; }
+off() {
+    drain /dev/ttyS1 /dev/ttyS2 /dev/ttyS3
+    poweroff -f
+}
 fail() {
     echo "numavm guest: $*" > /dev/ttyS0
     say FAIL "$*"
-    poweroff -f
+    off
 }
 
 mode=oneshot
@@ -87,13 +94,18 @@ run_job() {
     say START $id
     wait $pid
     st=$?
-    [ -n "$wd" ] && kill -KILL -$wd 2>/dev/null
+    if [ -n "$wd" ]; then
+        kill -KILL -$wd 2>/dev/null
+        # Reaped now, not while the control loop sits in `read`.
+        wait $wd 2>/dev/null
+    fi
     # Whatever the command left running in its session dies with it.
     kill -KILL -$pid 2>/dev/null
     wait $co
     wait $ce
     printf 'NUMAVM-END-%s' $nonce >&4
     printf 'NUMAVM-END-%s' $nonce >&5
+    drain /dev/ttyS1 /dev/ttyS2
     to=0
     [ -e $j/timedout ] && to=1
     for m in $r/dev/shm $r/dev $r/sys $r/proc $r; do umount -l $m 2>/dev/null; done
@@ -103,7 +115,16 @@ run_job() {
 
 if [ $mode = pool ]; then
     say READY
-    while read -r cmd id nonce limit <&3; do
+    # A serial port has no end of file; `read` fails only when a signal
+    # (a reaped child) interrupts it, so failures are retried. Many in a row
+    # mean something is broken: stop rather than spin.
+    misses=0
+    while [ $misses -lt 100 ]; do
+        if ! read -r cmd id nonce limit <&3; then
+            misses=$((misses + 1))
+            continue
+        fi
+        misses=0
         case $cmd in
             RUN) run_job $id $nonce $limit /host/$id/files ;;
             QUIT) break ;;
@@ -114,5 +135,5 @@ else
     say READY
     run_job $id $nonce $limit /jobs/$id/files
 fi
-poweroff -f
+off
 """.replace("@MODULES_POOL@", " ".join(MODULES_POOL)).replace("@MODULES_ONESHOT@", " ".join(MODULES_ONESHOT))
