@@ -7,6 +7,7 @@
 #include "rt_log.h"
 #include "rt_mem.h"
 #include "rt_runtime.h"
+#include "rt_util.h"
 
 /*
  * A tree is built for each outermost region from the regions nested in it:
@@ -25,10 +26,17 @@
  */
 
 #define MAX_TREES 64
+#define MAX_BUBBLES 4096  /* deeper levels of larger nests are left to the master's-node rule */
 
 typedef struct tree {
     rt_region_t *root;
     int          nbubbles, nslots;
+    int          nmoves;
+    struct move {
+        int              bubble, region, master, from;
+        pl_move_choice_t choice;
+    }           *moves;       /* [nmoves] threads-or-data choices (memory scheduler) */
+    char         model[96];   /* where the migration cost line came from */
     int         *region_of;   /* [nbubbles] region id of each bubble */
     int         *off;         /* [nbubbles] first slot of each bubble */
     int         *child;       /* [nslots] bubble mastered by the slot's thread, -1 none */
@@ -75,7 +83,87 @@ static void tree_free(tree_t *t)
     free(t->child);
     free(t->cpu);
     free(t->node);
+    free(t->moves);
     free(t);
+}
+
+/* The migration line: `ompnuma calibrate`'s cache for this machine when
+ * there is one, else MaMI's published 120 + 11 x pages us. Nothing is
+ * calibrated here: that would stall the program for seconds. */
+static void move_cost(pl_move_cost_t *cost, char *source, size_t len)
+{
+    rt_mem_model_t m;
+    pl_move_cost_default(cost);
+    if (rt_mem_cache_read(&m) == 0) {
+        cost->mig_fixed_us = m.a_us;
+        cost->mig_page_us = m.b_us;
+        cost->page_bytes = (double)rt_mem_page_size();
+        snprintf(source, len, "calibrated: %s", m.source);
+    } else {
+        snprintf(source, len, "MaMI's line (no calibration cached)");
+    }
+}
+
+/*
+ * Threads or data (Broquedis et al. section 4.4), for each team of the
+ * first nested level whose attached data lies off the node the cache
+ * scheduler gives it: stay, move the threads to the data (the memory
+ * scheduler's pull), move the data to the threads, or the mixed move. The
+ * data moves happen here; what the threads do follows from the bytes left
+ * for the memory scheduler. Recorded for the report.
+ */
+static void threads_or_data(tree_t *t, pl_bubble_t *b, double *bytes, const int *cache_node,
+                            const rt_mem_hint_t *hints, int nhints)
+{
+    int nd = rt.topo.nnodes;
+    pl_topo_t topo;
+    rt_topo_as_pl(&rt.topo, &topo);
+    topo.numa_factor = rt.numa_factor;
+    pl_move_cost_t cost;
+    move_cost(&cost, t->model, sizeof t->model);
+    t->moves = calloc((size_t)t->nbubbles, sizeof *t->moves);
+    if (!t->moves)
+        return;
+    for (int i = 1; i < t->nbubbles; i++) {
+        if (!b[i].node_bytes || b[b[i].parent].parent != -1)
+            continue;
+        double *nb = bytes + (size_t)i * (size_t)nd, off_node = 0;
+        int cur = cache_node[t->off[i]];
+        for (int n = 0; n < nd; n++)
+            off_node += n == cur ? 0 : nb[n];
+        struct move *mv = &t->moves[t->nmoves];
+        if (off_node <= 0 || pl_threads_or_data(&topo, cur, b[i].nthreads, nb, &cost, &mv->choice) != 0)
+            continue;
+        *mv = (struct move){.bubble = i, .region = t->region_of[i], .master = b[i].master, .from = cur,
+                            .choice = mv->choice};
+        t->nmoves++;
+        pl_move_kind_t k = mv->choice.choice;
+        int to = mv->choice.option[k].node;
+        /* Data moves: this team's buffers (attached by its master) go to the threads' node. */
+        for (int h = 0; h < nhints && (k == PL_MOVE_DATA || k == PL_MOVE_MIXED); h++) {
+            if (hints[h].thread_num != b[i].master)
+                continue;
+            int home = hints[h].home < 0 ? -1 : hints[h].home;
+            int target = k == PL_MOVE_DATA ? cur : to;
+            if (k == PL_MOVE_MIXED && home != rt.topo.os_index[cur])
+                continue; /* mixed moves only the smaller, local buffer */
+            if (rt_mem_migrate_to_node((void *)hints[h].base, hints[h].bytes, rt.topo.os_index[target]) != 0)
+                rt_verbose(1, "bubble: team of thread %d: moving %zu bytes to node %d failed; data left in place",
+                           b[i].master, hints[h].bytes, target);
+        }
+        /* What pulls the team now: nothing (stay, data), its data (threads), the remote data (mixed). */
+        for (int n = 0; n < nd; n++)
+            if (k == PL_MOVE_STAY || k == PL_MOVE_DATA)
+                nb[n] = 0;
+            else if (k == PL_MOVE_MIXED && n == cur)
+                nb[n] = 0;
+        if (k == PL_MOVE_STAY || k == PL_MOVE_DATA)
+            b[i].node_bytes = NULL;
+        rt_verbose(1, "bubble: team of thread %d on node %d: %s (stay %.0f us, threads %.0f, data %.0f, mixed %.0f)",
+                   b[i].master, cur, pl_move_kind_name(k), mv->choice.option[PL_MOVE_STAY].total_us,
+                   mv->choice.option[PL_MOVE_THREADS].total_us, mv->choice.option[PL_MOVE_DATA].total_us,
+                   mv->choice.option[PL_MOVE_MIXED].total_us);
+    }
 }
 
 static tree_t *build(rt_region_t *root, const rt_mem_hint_t *hints, int nhints, int nkernel)
@@ -83,12 +171,10 @@ static tree_t *build(rt_region_t *root, const rt_mem_hint_t *hints, int nhints, 
     /* The chain root -> first child -> its first child ...: bubble counts multiply. */
     rt_region_t *chain[RT_MAX_DEPTH];
     int depth = 0, nbubbles = 0, width = 1;
-    for (rt_region_t *g = root; g && depth < RT_MAX_DEPTH; g = first_child(g)) {
+    for (rt_region_t *g = root; g && depth < RT_MAX_DEPTH && nbubbles + width <= MAX_BUBBLES; g = first_child(g)) {
         chain[depth++] = g;
         nbubbles += width;
         width *= g->team_size;
-        if (nbubbles > 4096)
-            break;
     }
     int nd = rt.topo.nnodes;
     tree_t *t = calloc(1, sizeof *t);
@@ -134,17 +220,30 @@ static tree_t *build(rt_region_t *root, const rt_mem_hint_t *hints, int nhints, 
     void *work = malloc(wbytes ? wbytes : 1);
     int rc = -1;
     if (t->child && t->cpu && t->node && core && work) {
-        pl_topo_t topo;
-        rt_topo_as_pl(&rt.topo, &topo);
-        topo.numa_factor = rt.numa_factor;
-        pl_bubble_map_t map = {.nslots = nslots, .node = t->node, .core = core, .preferred = NULL};
-        rc = pl_bubble_decide(rt.settings.scheduler, &topo, b, n, &map, work, wbytes);
-    }
-    if (rc == 0) {
         for (int i = 0, off = 0; i < n; i++) {
             t->off[i] = off;
             off += b[i].nthreads;
         }
+        pl_topo_t topo;
+        rt_topo_as_pl(&rt.topo, &topo);
+        topo.numa_factor = rt.numa_factor;
+        pl_bubble_map_t map = {.nslots = nslots, .node = t->node, .core = core, .preferred = NULL};
+        if (hints && rt.settings.scheduler == PL_BUBBLE_MEMORY) {
+            /* Where locality alone (cache) would run each team, before its data is weighed. */
+            const double *saved[MAX_BUBBLES];
+            for (int i = 0; i < n; i++) {
+                saved[i] = b[i].node_bytes;
+                b[i].node_bytes = NULL;
+            }
+            rc = pl_bubble_decide(PL_BUBBLE_CACHE, &topo, b, n, &map, work, wbytes);
+            for (int i = 0; i < n; i++)
+                b[i].node_bytes = saved[i];
+            if (rc == 0)
+                threads_or_data(t, b, bytes, t->node, hints, nhints);
+        }
+        rc = pl_bubble_decide(rt.settings.scheduler, &topo, b, n, &map, work, wbytes);
+    }
+    if (rc == 0) {
         for (int s = 0; s < nslots; s++) {
             t->child[s] = -1;
             t->cpu[s] = rt.topo.cpus[t->node[s]][core[s]];
@@ -247,4 +346,40 @@ int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot)
         return cap ? rt.topo.cpus[node][(first + index) % cap] : -1;
     }
     return *slot >= 0 && *slot < t->nslots ? t->cpu[*slot] : -1;
+}
+
+void rt_bubble_report_json(FILE *f)
+{
+    int n = __atomic_load_n(&ntrees, __ATOMIC_ACQUIRE);
+    fputc('[', f);
+    for (int i = 0; i < n; i++) {
+        const tree_t *t = __atomic_load_n(&trees[i], __ATOMIC_ACQUIRE);
+        fprintf(f, "%s{\"root\":%d,\"scheduler\":", i ? "," : "", t->root->id);
+        rt_json_string(f, pl_bubble_sched_name(rt.settings.scheduler));
+        fprintf(f, ",\"bubbles\":%d,\"threads\":%d,\"cpus\":[", t->nbubbles, t->nslots);
+        for (int s = 0; s < t->nslots; s++)
+            fprintf(f, "%s%d", s ? "," : "", t->cpu[s]);
+        fprintf(f, "],\"moves\":[");
+        for (int m = 0; m < t->nmoves; m++) {
+            const struct move *mv = &t->moves[m];
+            fprintf(f, "%s{\"region\":%d,\"master\":%d,\"from_node\":%d,\"choice\":", m ? "," : "",
+                    mv->region, mv->master, mv->from);
+            rt_json_string(f, pl_move_kind_name(mv->choice.choice));
+            fprintf(f, ",\"options\":{");
+            for (int k = 0; k < PL_MOVE_COUNT; k++) {
+                const pl_move_option_t *o = &mv->choice.option[k];
+                fprintf(f, "%s\"%s\":", k ? "," : "", pl_move_kind_name((pl_move_kind_t)k));
+                if (o->applicable)
+                    fprintf(f, "{\"node\":%d,\"bytes_moved\":%.0f,\"move_us\":%.1f,\"remote_us\":%.1f,\"total_us\":%.1f}",
+                            o->node, o->bytes_moved, o->move_us, o->remote_us, o->total_us);
+                else
+                    fputs("null", f);
+            }
+            fputs("}}", f);
+        }
+        fprintf(f, "],\"cost_model\":");
+        rt_json_string(f, t->model[0] ? t->model : "");
+        fputc('}', f);
+    }
+    fputc(']', f);
 }

@@ -2,11 +2,15 @@
 #ifndef OMPNUMA_RT_BUBBLE_H
 #define OMPNUMA_RT_BUBBLE_H
 
+#include <stdio.h>
 #include "rt_region.h"
 
 /* The CPU thread `index` of region r takes, given the slot its team's master
  * holds in the enclosing team's tree (-1 for an outermost team); *slot
  * receives this thread's own slot (-1 outside the tree). -1: no placement. */
 int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot);
+
+/* The trees, their CPUs and the threads-or-data choices, as a JSON array. */
+void rt_bubble_report_json(FILE *f);
 
 #endif

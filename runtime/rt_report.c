@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_bubble.h"
 #include "rt_log.h"
 #include "rt_region.h"
 #include "rt_report.h"
@@ -144,7 +145,9 @@ int rt_report_json(FILE *f)
         fputs(i ? "," : "", f);
         json_region(f, rt_region_at(i));
     }
-    fprintf(f, "]}\n");
+    fprintf(f, "],\"bubbles\":");
+    rt_bubble_report_json(f);
+    fprintf(f, "}\n");
     return ferror(f) ? -1 : 0;
 }
 

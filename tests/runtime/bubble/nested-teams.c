@@ -8,8 +8,12 @@
 // RUN: %clang-omp -O1 %s %libompnuma -o %t
 // RUN: %numa-vm-dropin(4x2) --file %t --env OMP_PLACEMENT=bubble,scheduler=cache -- %t cache > %t.cache
 // RUN: FileCheck %s --check-prefix=CACHE < %t.cache
-// RUN: %numa-vm-dropin(4x2) --file %t --env OMP_PLACEMENT=bubble,scheduler=memory -- %t memory > %t.memory
+// RUN: %numa-vm-dropin(4x2) --file %t --env OMP_PLACEMENT=bubble,scheduler=memory \
+// RUN:     --env OMP_PLACEMENT_REPORT=/tmp/report.json -- sh -c '%t memory && cat /tmp/report.json' > %t.memory
 // RUN: FileCheck %s --check-prefix=MEMORY < %t.memory
+// RUN: grep '^{"schema"' %t.memory > %t.json
+// RUN: %ompnuma report --validate %t.json
+// RUN: %python -c "import json; r=json.load(open('%t.json')); t=r['bubbles'][0]; print('teams weighed', len(t['moves'])); print('choices', sorted({m['choice'] for m in t['moves']})); print('cheapest', all(m['options'][m['choice']]['total_us'] == min(o['total_us'] for o in m['options'].values() if o) for m in t['moves']))" | FileCheck %s --check-prefix=MOVES
 #define _GNU_SOURCE
 #include <omp.h>
 #include <omp_numa.h>
@@ -82,6 +86,11 @@ int main(int argc, char **argv)
 // CACHE: team 2: threads on nodes [[N2:[0-3]]] [[N2]], data on node [[N2]], sum 6
 // CACHE: team 3: threads on nodes [[N3:[0-3]]] [[N3]], data on node [[N3]], sum 6
 // CACHE: nodes used: 4
+// Each team's 4 MiB are read once more: moving 2 threads (a few us) beats
+// migrating 1024 pages (MaMI's line: 120 + 11 x 1024 us) or staying remote.
+// MOVES: teams weighed 4
+// MOVES: choices ['threads']
+// MOVES: cheapest True
 // MEMORY: team 0: threads on nodes 1 1, data on node 1, sum 6
 // MEMORY: team 1: threads on nodes 2 2, data on node 2, sum 6
 // MEMORY: team 2: threads on nodes 3 3, data on node 3, sum 6
