@@ -9,6 +9,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -155,18 +156,25 @@ def base_image():
     key = numavm_image.tree_key(base)
     cdir = os.path.join(numavm_vm.cache_dir(), "initramfs")
     path = os.path.join(cdir, "base-{}.cpio".format(key))
-    if not os.path.isfile(path):
-        os.makedirs(cdir, exist_ok=True)
-        for old in os.listdir(cdir):
-            if old.startswith("base-") and old.endswith(".cpio"):
-                try:
-                    os.unlink(os.path.join(cdir, old))
-                except OSError:
-                    pass
-        fd, tmp = tempfile.mkstemp(dir=cdir, prefix=".base-")
-        with os.fdopen(fd, "wb") as out:
-            numavm_image.write_cpio(base, out)
-        os.replace(tmp, path)
+    if os.path.isfile(path):
+        # Marks it in use, so that pruning below spares it.
+        os.utime(path)
+        return base, key, path
+    os.makedirs(cdir, exist_ok=True)
+    # Other harnesses (another build's copy, another lit run) may be using
+    # other bases right now: only those unused for a day are removed.
+    now = time.time()
+    for old in os.listdir(cdir):
+        old = os.path.join(cdir, old)
+        try:
+            if os.path.basename(old).startswith(("base-", ".base-")) and now - os.stat(old).st_mtime > 86400:
+                os.unlink(old)
+        except OSError:
+            pass
+    fd, tmp = tempfile.mkstemp(dir=cdir, prefix=".base-")
+    with os.fdopen(fd, "wb") as out:
+        numavm_image.write_cpio(base, out)
+    os.replace(tmp, path)
     return base, key, path
 
 
