@@ -49,24 +49,25 @@ static void on_thread_end(ompt_data_t *thread_data)
 }
 
 /*
- * What every team member needs before the team size is known: the region's
- * code address, and for the bubble policy the slot its master holds (a team
- * member cannot see who its master is). Linux maps user code below 2^47
- * (even with 5-level page tables, unless a program maps code above on
- * purpose); the slot + 1 goes in the 16 bits from bit 48.
+ * What every team member needs, published by the encountering thread before
+ * the team forks: the region (found for the requested team size and the
+ * encountering thread's own region as parent, which members cannot see),
+ * and for the bubble policy the slot the team's master holds. Region
+ * records are heap pointers below 2^47; the slot + 1 goes in the 16 bits
+ * from bit 48.
  */
 #define SLOT_SHIFT 48
-static uint64_t team_word(const void *codeptr, int master_slot)
+static uint64_t team_word(const rt_region_t *r, int master_slot)
 {
-    uint64_t word = (uint64_t)(uintptr_t)codeptr;
+    uint64_t word = (uint64_t)(uintptr_t)r;
     if (master_slot >= 0 && master_slot < 0xffff && word < (1ull << 47))
         word |= (uint64_t)(master_slot + 1) << SLOT_SHIFT;
     return word;
 }
 
-static const void *team_codeptr(uint64_t word)
+static rt_region_t *team_region(uint64_t word)
 {
-    return (const void *)(uintptr_t)(word & ((1ull << SLOT_SHIFT) - 1));
+    return (rt_region_t *)(uintptr_t)(word & ((1ull << SLOT_SHIFT) - 1));
 }
 
 static int team_master_slot(uint64_t word)
@@ -86,9 +87,8 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     rt_thread_t *thr = thread_self();
     int d = thr ? thr->depth - 1 : -1;
     int slot = (d >= 0 && d < RT_MAX_DEPTH) ? thr->slot[d] : -1;
-    parallel_data->value = team_word(codeptr_ra, slot);
-    if (thr)
-        rt_event_parallel_begin(thr, codeptr_ra, (int)requested);
+    rt_region_t *r = thr ? rt_event_parallel_begin(thr, codeptr_ra, (int)requested) : NULL;
+    parallel_data->value = team_word(r, slot);
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
@@ -115,13 +115,10 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     if (!thr)
         return;
     if (endpoint == ompt_scope_begin) {
-        int d = thr->depth;
-        const rt_region_t *parent = (d > 0 && d <= RT_MAX_DEPTH) ? thr->region[d - 1] : NULL;
         rt_region_t *r = NULL;
         int master_slot = -1;
-        if (d < RT_MAX_DEPTH && parallel_data) {
-            r = rt_region_get(team_codeptr(parallel_data->value), (int)actual_parallelism,
-                              index == 0 ? parent : NULL);
+        if (thr->depth < RT_MAX_DEPTH && parallel_data) {
+            r = rt_region_for_team(team_region(parallel_data->value), (int)actual_parallelism);
             master_slot = team_master_slot(parallel_data->value);
         }
         rt_event_task_begin(thr, r, (int)index, master_slot);

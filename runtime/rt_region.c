@@ -40,10 +40,19 @@ uint64_t rt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline unsigned slot_of(const void *codeptr, int team_size)
+/* A region is its code address, its team size and its parent region: the
+ * parent tells nesting levels apart even when a compiler's tail calls give
+ * several levels the same return address. */
+static inline unsigned slot_of(const void *codeptr, int team_size, int parent_id)
 {
-    uint64_t h = (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full;
+    uint64_t h = (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull;
     return (unsigned)(h >> 40) & TABLE_MASK;
+}
+
+static inline int same(const rt_region_t *r, const void *codeptr, int team_size, int parent_id)
+{
+    return r->codeptr == codeptr && r->team_size == team_size && r->parent_id == parent_id;
 }
 
 static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent)
@@ -90,18 +99,19 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
 
 rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent)
 {
-    unsigned s = slot_of(codeptr, team_size);
+    int parent_id = parent ? parent->id : -1;
+    unsigned s = slot_of(codeptr, team_size, parent_id);
     for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
         rt_region_t *r = __atomic_load_n(&table[s], __ATOMIC_ACQUIRE);
         if (!r)
             break;
-        if (r->codeptr == codeptr && r->team_size == team_size)
+        if (same(r, codeptr, team_size, parent_id))
             return r;
     }
     /* First sight: insert under the lock, re-probing since another thread may have won. */
     pthread_mutex_lock(&insert_lock);
     rt_region_t *found = NULL;
-    s = slot_of(codeptr, team_size);
+    s = slot_of(codeptr, team_size, parent_id);
     for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
         rt_region_t *r = table[s];
         if (!r) {
@@ -113,7 +123,7 @@ rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t
             }
             break;
         }
-        if (r->codeptr == codeptr && r->team_size == team_size) {
+        if (same(r, codeptr, team_size, parent_id)) {
             found = r;
             break;
         }
@@ -169,17 +179,28 @@ void rt_thread_init(rt_thread_t *thr, int gtid)
                 thr->home_cpu = c;
 }
 
-void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested)
+rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested)
 {
-    if (!rt.settings.enabled || requested < 1)
-        return;
+    if (requested < 1)
+        return NULL;
     int d = thr->depth;
     const rt_region_t *parent = (d > 0 && d <= RT_MAX_DEPTH) ? thr->region[d - 1] : NULL;
-    /* Created here so that a region's very first execution (often the one
-     * that first-touches the data) is sampled too. */
+    /* Created here, before the team forks, so that a region's very first
+     * execution (often the one that first-touches the data) is sampled too,
+     * and so that the team members find it without knowing their parent. */
     rt_region_t *r = rt_region_get(codeptr, requested, parent);
     if (r && r->measuring)
         rt_counters_region_begin(r);
+    return r;
+}
+
+rt_region_t *rt_region_for_team(rt_region_t *requested, int actual)
+{
+    if (!requested || requested->team_size == actual)
+        return requested;
+    /* The team came out smaller than asked for: a region of its own. */
+    return rt_region_get(requested->codeptr, actual,
+                         requested->parent_id >= 0 ? rt_region_at(requested->parent_id) : NULL);
 }
 
 void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot)

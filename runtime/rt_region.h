@@ -104,8 +104,9 @@ static inline uint64_t *rt_region_tnt_target(rt_region_t *r)
     return r->confirming ? r->tnt_after : r->tnt;
 }
 
-/* Lookup, inserting on first sight (takes a lock and allocates only then).
- * parent may be NULL. NULL when the table is full or memory ran out. */
+/* Lookup by code address, team size and parent (NULL for an outermost
+ * region), inserting on first sight (takes a lock and allocates only then).
+ * NULL when the table is full or memory ran out. */
 rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent);
 
 /* Visit every known region in creation order. */
@@ -120,9 +121,16 @@ rt_thread_t *rt_thread_current(void);
 void rt_thread_set_current(rt_thread_t *thr);
 /* A thread ends: no region may name it as a member any more. */
 void rt_thread_forget(rt_thread_t *thr);
-/* The encountering thread, before the team forks: arms the counter source
- * when the region (by its requested team size) is being sampled. */
-void rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested);
+/* The encountering thread, before the team forks: the region for the
+ * requested team size under the thread's current region (created at first
+ * sight), with the counter source armed when it is being sampled. NULL when
+ * the table is full. */
+rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested);
+
+/* The region a team member belongs to, given the one its encountering thread
+ * found for the requested size: itself, or when the team is smaller, the
+ * region for the actual size (same code address and parent). */
+rt_region_t *rt_region_for_team(rt_region_t *requested, int actual);
 /* master_slot: the slot the team's master holds in the bubble tree (-1 none). */
 void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot);
 void rt_event_barrier_arrive(rt_thread_t *thr);
