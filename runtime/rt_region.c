@@ -181,16 +181,20 @@ void rt_thread_init(rt_thread_t *thr, int gtid)
 
 rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested)
 {
-    if (requested < 1)
-        return NULL;
     int d = thr->depth;
-    const rt_region_t *parent = (d > 0 && d <= RT_MAX_DEPTH) ? thr->region[d - 1] : NULL;
+    /* Teams below the deepest measured level are not measured: their members
+     * would not record their tasks, and nothing would end what was armed. */
+    if (requested < 1 || d >= RT_MAX_DEPTH)
+        return NULL;
+    const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
     /* Created here, before the team forks, so that a region's very first
      * execution (often the one that first-touches the data) is sampled too,
      * and so that the team members find it without knowing their parent. */
     rt_region_t *r = rt_region_get(codeptr, requested, parent);
-    if (r && r->measuring)
-        rt_counters_region_begin(r);
+    /* A team that came out smaller last time is measured as the smaller one. */
+    rt_region_t *m = r && r->redirect ? r->redirect : r;
+    if (m && m->measuring)
+        rt_counters_region_begin(m);
     return r;
 }
 
@@ -198,9 +202,13 @@ rt_region_t *rt_region_for_team(rt_region_t *requested, int actual)
 {
     if (!requested || requested->team_size == actual)
         return requested;
-    /* The team came out smaller than asked for: a region of its own. */
-    return rt_region_get(requested->codeptr, actual,
-                         requested->parent_id >= 0 ? rt_region_at(requested->parent_id) : NULL);
+    /* The team came out smaller than asked for: a region of its own, which
+     * the requested one points to from now on (it never runs itself). */
+    rt_region_t *r = rt_region_get(requested->codeptr, actual,
+                                   requested->parent_id >= 0 ? rt_region_at(requested->parent_id) : NULL);
+    if (r && __atomic_load_n(&requested->redirect, __ATOMIC_RELAXED) != r)
+        __atomic_store_n(&requested->redirect, r, __ATOMIC_RELAXED);
+    return r;
 }
 
 void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot)

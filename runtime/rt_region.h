@@ -69,6 +69,8 @@ typedef struct rt_region {
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
     struct rt_thread **members; /* [team_size] the thread holding each index, last execution */
     int          hint_moves;    /* threads moved by omp_numa_update_hints */
+    struct rt_region *redirect; /* the record of the team that really ran when it was
+                                   smaller than this (requested) size, or NULL */
     int          measuring;     /* 1: counters on (sampling), 0: timing only */
     int          decision_policy;
     double       decision_us;

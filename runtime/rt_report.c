@@ -141,9 +141,14 @@ int rt_report_json(FILE *f)
         first = 0;
     }
     fprintf(f, "}},\"regions\":[");
-    for (int i = 0; i < rt_region_count(); i++) {
-        fputs(i ? "," : "", f);
-        json_region(f, rt_region_at(i));
+    /* Records for a requested team size that never ran (the team always came
+     * out smaller) are not regions the program executed. */
+    for (int i = 0, n = 0; i < rt_region_count(); i++) {
+        const rt_region_t *r = rt_region_at(i);
+        if (r->redirect && !r->executions)
+            continue;
+        fputs(n++ ? "," : "", f);
+        json_region(f, r);
     }
     fprintf(f, "],\"bubbles\":");
     rt_bubble_report_json(f);
@@ -164,6 +169,8 @@ void rt_report_text(FILE *f)
             "crit_path_us", "before_us", "after_us", "outcome", "cpus");
     for (int i = 0; i < rt_region_count(); i++) {
         const rt_region_t *r = rt_region_at(i);
+        if (r->redirect && !r->executions)
+            continue;
         char sym[160], cpus[128];
         rt_symbolize(r->codeptr, sym, sizeof sym);
         size_t n = 0;

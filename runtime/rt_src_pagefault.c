@@ -1,5 +1,6 @@
 /* rt_src_pagefault.c: the pagefault counter source: protect a sample of pages, record who faults on which node. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,12 @@ static tables_t *tab;
 static size_t pagesz;
 static int emulate;
 static uint64_t rotation;
+/* One sampled execution at a time, owned by the thread that armed it (the
+ * team's encountering thread, which also ends the construct). lock orders
+ * arming, the maps scan and every protect/unprotect pass. */
 static rt_region_t *armed;        /* the region whose execution is being sampled */
+static pid_t armed_by;            /* the thread that armed it */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
  * flag no program mapping has, so the kernel never merges it into a
@@ -265,17 +271,25 @@ static void scan_maps(void)
 
 static void region_begin(rt_region_t *r)
 {
-    /* One sampled execution at a time: a nested region inside it is not armed. */
-    if (!tab || armed || rt.settings.track == RT_TRACK_API || r->team_size > MAX_TEAM ||
-        rt.topo.nnodes > MAX_NODES)
+    /* Emulated nodes are stored in 6 bits (node + 1 < PAGE_SAMPLED). */
+    if (!tab || rt.settings.track == RT_TRACK_API || r->team_size > MAX_TEAM || rt.topo.nnodes >= PAGE_NODE_MASK)
         return;
+    pthread_mutex_lock(&lock);
+    /* A nested team, or another root thread's team, inside a sampled execution is not armed. */
+    if (armed) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
     armed = r;
+    armed_by = (pid_t)syscall(SYS_gettid);
     scan_maps();
     size_t total = 0;
     for (int i = 0; i < nareas; i++)
         total += areas[i].live ? areas[i].npages : 0;
-    if (!total)
+    if (!total) {
+        pthread_mutex_unlock(&lock);
         return;
+    }
     size_t stride = total > BUDGET_PAGES ? total / BUDGET_PAGES : 1;
     size_t offset = (size_t)(rotation++ * 7919u) % stride;  /* a prime step visits every residue */
     memset(tab->tid, 0, sizeof tab->tid);
@@ -306,22 +320,33 @@ static void region_begin(rt_region_t *r)
             run_len = 0;
         }
     }
+    pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected", r->id, protected_pages, total);
 }
 
+/* Only the armed team's threads are attributed (a nested team's thread 0
+ * must not take over its outer index). */
 static void thread_begin(rt_region_t *r, int index)
 {
-    if (tab && index < MAX_TEAM)
+    const rt_region_t *a = __atomic_load_n(&armed, __ATOMIC_ACQUIRE);
+    if (tab && a && index < MAX_TEAM && r->codeptr == a->codeptr && r->parent_id == a->parent_id)
         __atomic_store_n(&tab->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 }
 
-/* Every protection goes before the construct's end, even when the team
- * came out smaller than requested (a different region record). */
+/* Every protection goes before the construct's end: the thread that armed
+ * it ends it, with the record of the team that really ran (smaller than
+ * requested, it is another record: same construct, same parent). */
 static uint64_t region_end(rt_region_t *r)
 {
-    if (!tab || !armed || armed->codeptr != r->codeptr)
+    if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
-    int record = armed == r && r->measuring;
+    pthread_mutex_lock(&lock);
+    if (!armed || armed_by != (pid_t)syscall(SYS_gettid) || armed->codeptr != r->codeptr ||
+        armed->parent_id != r->parent_id) {
+        pthread_mutex_unlock(&lock);
+        return 0;
+    }
+    int record = r->measuring;
     armed = NULL;
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
@@ -332,6 +357,7 @@ static uint64_t region_end(rt_region_t *r)
         }
     }
     __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: %llu faults", r->id,
                (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED));
     uint64_t added = 0;
