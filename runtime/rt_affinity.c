@@ -30,7 +30,8 @@ void rt_affinity_init(void)
         snprintf(rt.binding_note, sizeof rt.binding_note,
                  "OMP_PROC_BIND=%s OMP_PLACES=%s: %s", bind ? bind : "", places ? places : "",
                  rt.settings.enabled && rt.pins_apply
-                     ? "ompnuma's mapping wins for the regions it re-pins; others keep the OpenMP binding"
+                     ? "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
+                       "region put it, and the primary gets its binding back at each region's end"
                      : "the OpenMP binding applies (ompnuma pins nothing)");
 }
 
@@ -40,8 +41,24 @@ int rt_affinity_get(cpu_set_t *mask)
     return sched_getaffinity(0, sizeof *mask, mask);
 }
 
+/* The mask the thread has before ompnuma first moves it: the user's or the
+ * OpenMP binding (OMP_PROC_BIND), which libomp applies after the thread
+ * started, so it is read here and not when the thread began. */
+static void save_home(rt_thread_t *thr)
+{
+    if (thr->mask_saved || rt_affinity_get(&thr->mask) != 0)
+        return;
+    thr->mask_saved = 1;
+    if (CPU_COUNT(&thr->mask) == 1)
+        for (int c = 0; c < CPU_SETSIZE && thr->home_cpu < 0; c++)
+            if (CPU_ISSET(c, &thr->mask))
+                thr->home_cpu = c;
+}
+
 void rt_affinity_place(rt_thread_t *thr, int cpu)
 {
+    if (cpu >= 0)
+        save_home(thr);
     /* A thread bound to one CPU by its original mask is at home there:
      * pinning it to that CPU, or restoring its mask, is the same place. */
     if (cpu >= 0 && cpu == thr->home_cpu)

@@ -171,12 +171,8 @@ void rt_thread_init(rt_thread_t *thr, int gtid)
     thr->tid = (pid_t)syscall(SYS_gettid);
     thr->pinned_cpu = -1;
     thr->last_cpu = -1;
-    thr->mask_saved = rt_affinity_get(&thr->mask) == 0;
     thr->home_cpu = -1;
-    if (thr->mask_saved && CPU_COUNT(&thr->mask) == 1)
-        for (int c = 0; c < CPU_SETSIZE && thr->home_cpu < 0; c++)
-            if (CPU_ISSET(c, &thr->mask))
-                thr->home_cpu = c;
+    thr->mask_saved = 0; /* taken before ompnuma first pins it: libomp binds threads later */
 }
 
 rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested)

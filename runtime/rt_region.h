@@ -86,7 +86,7 @@ typedef struct rt_thread {
     int          gtid;            /* ompnuma's thread number, from 0 */
     pid_t        tid;             /* the kernel's thread id, for moves made by another thread */
     int          pinned_cpu;      /* CPU this thread was last pinned to by us, -1 none */
-    int          home_cpu;        /* the one CPU of its original mask, -1 when wider */
+    int          home_cpu;        /* the one CPU of its original mask, -1 when wider or not yet read */
     int          last_cpu;        /* CPU the last region it entered gave it, -1 none */
     int          depth;           /* regions entered (stack below) */
     rt_region_t *region[RT_MAX_DEPTH];
@@ -95,7 +95,7 @@ typedef struct rt_thread {
     int          arrived[RT_MAX_DEPTH];
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
     rt_region_t *ended;           /* region whose primary implicit task just ended */
-    int          mask_saved;      /* the thread's original mask is in `mask` */
+    int          mask_saved;      /* `mask` holds the thread's mask from before ompnuma first pinned it */
     cpu_set_t    mask;
 } rt_thread_t;
 
