@@ -41,14 +41,18 @@ int rt_affinity_get(cpu_set_t *mask)
     return sched_getaffinity(0, sizeof *mask, mask);
 }
 
-/* The mask the thread has before ompnuma first moves it: the user's or the
- * OpenMP binding (OMP_PROC_BIND), which libomp applies after the thread
- * started, so it is read here and not when the thread began. */
+/* The mask a thread has when ompnuma moves it away from its own placement:
+ * the user's, or the OpenMP binding (OMP_PROC_BIND), which libomp applies
+ * after the thread started, or whatever the program set since. Read at
+ * every such move, so restoring it undoes only ompnuma's move. */
 static void save_home(rt_thread_t *thr)
 {
-    if (thr->mask_saved || rt_affinity_get(&thr->mask) != 0)
+    if (rt_affinity_get(&thr->mask) != 0) {
+        thr->mask_saved = 0;
         return;
+    }
     thr->mask_saved = 1;
+    thr->home_cpu = -1;
     if (CPU_COUNT(&thr->mask) == 1)
         for (int c = 0; c < CPU_SETSIZE && thr->home_cpu < 0; c++)
             if (CPU_ISSET(c, &thr->mask))
@@ -57,7 +61,7 @@ static void save_home(rt_thread_t *thr)
 
 void rt_affinity_place(rt_thread_t *thr, int cpu)
 {
-    if (cpu >= 0)
+    if (cpu >= 0 && __atomic_load_n(&thr->pinned_cpu, __ATOMIC_RELAXED) < 0)
         save_home(thr);
     /* A thread bound to one CPU by its original mask is at home there:
      * pinning it to that CPU, or restoring its mask, is the same place. */

@@ -12,7 +12,7 @@ void rt_affinity_init(void);
 int  rt_affinity_get(cpu_set_t *mask);
 
 /* Move the calling thread to one CPU (cpu >= 0), or back to the mask it had
- * when ompnuma first saw it (cpu = -1; also for its own single home CPU).
+ * before ompnuma moved it (cpu = -1; also for its own single home CPU).
  * Records thr->pinned_cpu; no system call when the place is unchanged. A
  * failed call leaves the thread where it was. */
 void rt_affinity_place(rt_thread_t *thr, int cpu);

@@ -95,7 +95,7 @@ typedef struct rt_thread {
     int          arrived[RT_MAX_DEPTH];
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
     rt_region_t *ended;           /* region whose primary implicit task just ended */
-    int          mask_saved;      /* `mask` holds the thread's mask from before ompnuma first pinned it */
+    int          mask_saved;      /* `mask` holds the thread's mask from before ompnuma last moved it */
     cpu_set_t    mask;
 } rt_thread_t;
 
