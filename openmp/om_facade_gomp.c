@@ -125,35 +125,33 @@ NARROW_GET(omp_get_ancestor_thread_num)
 NARROW_GET(omp_get_team_size)
 NARROW_GET(omp_get_place_num_procs)
 
-/* Copy n 32-bit integers the runtime wrote into a caller's 64-bit array. */
-static void widen(int64_t *out, void (*get)(int *), int n)
+/* The runtime fills n 32-bit integers into tmp; the caller wants 64-bit ones. */
+static void widen(int64_t *out, const int *tmp, int n)
 {
-    int *tmp = n > 0 ? malloc((size_t)n * sizeof *tmp) : NULL;
-    if (!tmp)
-        return;
-    get(tmp);
     for (int i = 0; i < n; i++)
         out[i] = tmp[i];
-    free(tmp);
-}
-
-static int place;
-static void place_proc_ids(int *ids)
-{
-    REAL(void (*)(int, int *), "omp_get_place_proc_ids")(place, ids);
 }
 
 EXPORT void omp_get_place_proc_ids_8_(const int64_t *p, int64_t *ids)
 {
-    /* Fortran callers are serial here in practice; a static is as good as a closure. */
-    place = (int)*p;
-    widen(ids, place_proc_ids, REAL(int (*)(int), "omp_get_place_num_procs")(place));
+    int place = (int)*p, n = REAL(int (*)(int), "omp_get_place_num_procs")(place);
+    int *tmp = n > 0 ? malloc((size_t)n * sizeof *tmp) : NULL;
+    if (!tmp)
+        return;
+    REAL(void (*)(int, int *), "omp_get_place_proc_ids")(place, tmp);
+    widen(ids, tmp, n);
+    free(tmp);
 }
 
 EXPORT void omp_get_partition_place_nums_8_(int64_t *nums)
 {
-    widen(nums, REAL(void (*)(int *), "omp_get_partition_place_nums"),
-          REAL(int (*)(void), "omp_get_partition_num_places")());
+    int n = REAL(int (*)(void), "omp_get_partition_num_places")();
+    int *tmp = n > 0 ? malloc((size_t)n * sizeof *tmp) : NULL;
+    if (!tmp)
+        return;
+    REAL(void (*)(int *), "omp_get_partition_place_nums")(tmp);
+    widen(nums, tmp, n);
+    free(tmp);
 }
 
 EXPORT void omp_set_schedule_8_(const int32_t *kind, const int64_t *chunk)

@@ -268,10 +268,11 @@ fail:
     return NULL;
 }
 
-/* New regions change the trees: rebuild them (rare: at a region's first
- * sight). Threads arriving meanwhile wait: a thread placed by a stale tree
- * would lose its slot, and its inner teams their placement. */
-static void refresh(void)
+/* New regions change the trees: rebuild them. Called by an encountering
+ * thread before its team forks (rt_bubble_refresh), so team members only
+ * read published trees; concurrent encountering threads wait, since a
+ * team placed by a stale tree would lose its slots. */
+void rt_bubble_refresh(void)
 {
     int count = rt_region_count();
     if (__atomic_load_n(&built_regions, __ATOMIC_ACQUIRE) == count)
@@ -327,7 +328,6 @@ static const tree_t *tree_of(const rt_region_t *r)
 
 int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot)
 {
-    refresh();
     *slot = -1;
     const tree_t *t = tree_of(r);
     if (!t)

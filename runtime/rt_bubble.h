@@ -10,6 +10,10 @@
  * receives this thread's own slot (-1 outside the tree). -1: no placement. */
 int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot);
 
+/* Rebuild the trees when regions appeared (the encountering thread, before
+ * the team forks; allocates, and may take a hints snapshot and move data). */
+void rt_bubble_refresh(void);
+
 /* The trees, their CPUs and the threads-or-data choices, as a JSON array. */
 void rt_bubble_report_json(FILE *f);
 

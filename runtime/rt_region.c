@@ -187,6 +187,8 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
      * execution (often the one that first-touches the data) is sampled too,
      * and so that the team members find it without knowing their parent. */
     rt_region_t *r = rt_region_get(codeptr, requested, parent);
+    if (rt.settings.bubble && rt.settings.enabled)
+        rt_bubble_refresh();
     /* A team that came out smaller last time is measured as the smaller one. */
     rt_region_t *m = r && r->redirect ? r->redirect : r;
     if (m && m->measuring)

@@ -78,10 +78,12 @@ static const pl_csv_table_t *table_for(const rt_region_t *r)
 
 static uint64_t region_end(rt_region_t *r)
 {
-    const pl_csv_table_t *t = table_for(r);
-    int nd = rt.topo.nnodes;
     /* A table is replayed once per region; it says nothing about a move. */
-    if (!t || !r->measuring || r->confirming || r->tnt_samples[0])
+    if (!r->measuring || r->confirming || r->tnt_samples[0])
+        return 0;
+    const pl_csv_table_t *t = table_for(r); /* dladdr: only while sampling */
+    int nd = rt.topo.nnodes;
+    if (!t)
         return 0;
     if (t->nthreads != r->team_size || t->nnodes != nd) {
         rt_verbose(1, "replay: region %d: table \"%s\" is %dx%d, the region needs %dx%d; skipped",
