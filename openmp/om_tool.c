@@ -50,7 +50,7 @@ static void on_thread_end(ompt_data_t *thread_data)
 
 /*
  * What every team member needs, published by the encountering thread before
- * the team forks: the region (found for the requested team size and the
+ * the team forks (in its rt_team_data_t for the team's level): the region (found for the requested team size and the
  * encountering thread's own region as parent, which members cannot see),
  * and for the bubble policy the slot the team's master holds. Region
  * records are heap pointers below 2^47; the slot + 1 goes in the 16 bits
@@ -75,26 +75,44 @@ static int team_master_slot(uint64_t word)
     return (int)(word >> SLOT_SHIFT) - 1;
 }
 
+/* The team record behind a parallel_data (NULL when it is not one of ours:
+ * the initial task's, or a team below the measured depth). */
+static rt_team_data_t *team_of(const ompt_data_t *pd)
+{
+    rt_team_data_t *t = pd ? pd->ptr : NULL;
+    return t && t->magic == RT_TEAM_MAGIC ? t : NULL;
+}
+
+/* The data word a chained user tool sees for a team: its own. */
+static ompt_data_t *user_data(ompt_data_t *pd)
+{
+    rt_team_data_t *t = team_of(pd);
+    return t ? (ompt_data_t *)&t->user : pd;
+}
+
 static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *frame,
                               ompt_data_t *parallel_data, unsigned int requested, int flags,
                               const void *codeptr_ra)
 {
-    /* A chained user tool sees the event first: parallel_data is ompnuma's
-     * (only one data word per team exists), so a value it stores there is
-     * replaced below. */
-    OM_CHAIN(ompt_callback_parallel_begin, ompt_callback_parallel_begin_t, encountering_task_data, frame,
-             parallel_data, requested, flags, codeptr_ra);
     rt_thread_t *thr = thread_self();
-    int d = thr ? thr->depth - 1 : -1;
-    int slot = (d >= 0 && d < RT_MAX_DEPTH) ? thr->slot[d] : -1;
-    rt_region_t *r = thr ? rt_event_parallel_begin(thr, codeptr_ra, (int)requested) : NULL;
-    parallel_data->value = team_word(r, slot);
+    int d = thr ? thr->depth : RT_MAX_DEPTH; /* the new team's level */
+    if (d < RT_MAX_DEPTH) {
+        int slot = d > 0 ? thr->slot[d - 1] : -1;
+        rt_region_t *r = rt_event_parallel_begin(thr, codeptr_ra, (int)requested);
+        rt_team_data_t *t = &thr->team[d];
+        *t = (rt_team_data_t){.magic = RT_TEAM_MAGIC, .word = team_word(r, slot), .user = 0};
+        parallel_data->ptr = t;
+    } else {
+        parallel_data->ptr = NULL;
+    }
+    OM_CHAIN(ompt_callback_parallel_begin, ompt_callback_parallel_begin_t, encountering_task_data, frame,
+             user_data(parallel_data), requested, flags, codeptr_ra);
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
                             const void *codeptr_ra)
 {
-    OM_CHAIN(ompt_callback_parallel_end, ompt_callback_parallel_end_t, parallel_data, encountering_task_data,
+    OM_CHAIN(ompt_callback_parallel_end, ompt_callback_parallel_end_t, user_data(parallel_data), encountering_task_data,
              flags, codeptr_ra);
     rt_thread_t *thr = thread_self();
     if (thr && thr->ended)
@@ -107,7 +125,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              ompt_data_t *task_data, unsigned int actual_parallelism, unsigned int index,
                              int flags)
 {
-    OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, parallel_data, task_data,
+    OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, user_data(parallel_data), task_data,
              actual_parallelism, index, flags);
     if (flags & ompt_task_initial)
         return;
@@ -117,9 +135,10 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     if (endpoint == ompt_scope_begin) {
         rt_region_t *r = NULL;
         int master_slot = -1;
-        if (thr->depth < RT_MAX_DEPTH && parallel_data) {
-            r = rt_region_for_team(team_region(parallel_data->value), (int)actual_parallelism);
-            master_slot = team_master_slot(parallel_data->value);
+        const rt_team_data_t *t = team_of(parallel_data);
+        if (thr->depth < RT_MAX_DEPTH && t) {
+            r = rt_region_for_team(team_region(t->word), (int)actual_parallelism);
+            master_slot = team_master_slot(t->word);
         }
         rt_event_task_begin(thr, r, (int)index, master_slot);
     } else {
@@ -133,7 +152,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
 {
-    OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, parallel_data, task_data,
+    OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, user_data(parallel_data), task_data,
              codeptr_ra);
     /* Arrival at the region's closing barrier ends a thread's busy time. */
     if (endpoint == ompt_scope_begin &&

@@ -81,6 +81,17 @@ typedef struct rt_region {
     int          compromise;    /* pins shared with other regions to stop bouncing */
 } rt_region_t;
 
+/* What the OpenMP layer hangs on a team's parallel_data: ompnuma's word for
+ * the team members, and the data word of a chained user tool, which must not
+ * share ompnuma's. One per nesting level in the encountering thread's state:
+ * a thread encounters one team at a time per level. */
+typedef struct rt_team_data {
+    uint64_t magic;               /* RT_TEAM_MAGIC: tells it from a tool's own pointer */
+    uint64_t word;                /* region record and bubble slot (openmp/om_tool.c) */
+    uint64_t user;                /* a chained tool's ompt_data_t for this team */
+} rt_team_data_t;
+#define RT_TEAM_MAGIC 0x6f6d706e756d6174ull /* "ompnumat" */
+
 /* Per OpenMP thread, allocated at thread begin. */
 typedef struct rt_thread {
     int          gtid;            /* ompnuma's thread number, from 0 */
@@ -94,6 +105,7 @@ typedef struct rt_thread {
     uint64_t     t_begin[RT_MAX_DEPTH];
     int          arrived[RT_MAX_DEPTH];
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
+    rt_team_data_t team[RT_MAX_DEPTH];  /* teams this thread encountered, by level */
     rt_region_t *ended;           /* region whose primary implicit task just ended */
     int          mask_saved;      /* `mask` holds the thread's mask from before ompnuma last moved it */
     cpu_set_t    mask;
