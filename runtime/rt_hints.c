@@ -25,9 +25,9 @@ static int topo_node(int kernel_node)
  * OMP_NUMA_AT_BARRIER), in a thread of the team. Each attached buffer is
  * a row of references of its owner thread to the nodes holding its pages;
  * the policy decides; a thread moves only when the node decided for it is
- * not the node it runs on. Moves happen now, by thread id, so the rest of
- * the region already runs placed; the region keeps the pins for its next
- * executions.
+ * not the node it runs on. In an outermost team the moves happen now, by
+ * thread id, so the rest of the region already runs placed; the region
+ * keeps the pins for its next executions (nested teams take them there).
  */
 static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team_size, int level, void *ctx)
 {
@@ -76,7 +76,11 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
             continue; /* the hints agree with where this thread runs */
         __atomic_store_n(&r->pin_cpu[t], cpu, __ATOMIC_RELAXED);
         moved++;
-        if (!rt.pins_apply || !m)
+        /* Now, by thread id, only in an outermost team: a nested region's
+         * record is shared by the inner teams of every outer thread, so its
+         * member slots may name another team's threads. Those take the pins
+         * at their next entry into the region instead. */
+        if (!rt.pins_apply || !m || r->level != 1 || cpu >= CPU_SETSIZE)
             continue;
         cpu_set_t one;
         CPU_ZERO(&one);
