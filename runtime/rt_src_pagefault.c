@@ -27,6 +27,10 @@
  * data/bss segments (all). With track=api (the default) nothing of the
  * program is protected and this source yields no references.
  *
+ * A mapping unmapped while some of its pages are protected (within one
+ * sampled execution) and replaced at the same address before the execution
+ * ends would get those pages made read-write by region_end.
+ *
  * Never protected: thread stacks (a fault there could not even be
  * delivered), recognised as a writable mapping right above a PROT_NONE
  * guard page or as [stack]; this source's own tables, which the resolver
@@ -208,14 +212,18 @@ static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *pat
 
 static area_t *area_for(uintptr_t lo, uintptr_t hi)
 {
-    for (int i = 0; i < nareas; i++)
-        if (areas[i].start == lo && areas[i].end == hi)
+    int free_slot = -1;
+    for (int i = 0; i < nareas; i++) {
+        if (areas[i].page && areas[i].start == lo && areas[i].end == hi)
             return &areas[i];
+        if (!areas[i].page && free_slot < 0)
+            free_slot = i;
+    }
     /* A mapping that changed size or is new: a fresh area (the old one's
      * claim stays until it is found gone). */
-    if (nareas == MAX_AREAS)
+    if (free_slot < 0 && nareas == MAX_AREAS)
         return NULL;
-    area_t *a = &areas[nareas];
+    area_t *a = &areas[free_slot >= 0 ? free_slot : nareas];
     size_t npages = (hi - lo) / pagesz;
     void *state = own_map(npages);
     if (!state)
@@ -229,9 +237,11 @@ static area_t *area_for(uintptr_t lo, uintptr_t hi)
         rt_verbose(1, "pagefault: cannot claim %#lx-%#lx: %s", (unsigned long)lo, (unsigned long)hi,
                    strerror(errno));
         munmap(state, npages);
+        memset(a, 0, sizeof *a);
         return NULL;
     }
-    nareas++;
+    if (a == &areas[nareas])
+        nareas++;
     return a;
 }
 
@@ -265,6 +275,20 @@ static void scan_maps(void)
         prev_hi = hi;
     }
     fclose(f);
+    /* Mappings that are gone (or changed size) give their claim and state
+     * back: region_end left none of their pages protected. */
+    for (int i = 0; i < nareas;) {
+        if (areas[i].live) {
+            i++;
+            continue;
+        }
+        if (areas[i].page) { /* slots are not moved: each claim's context points at its slot */
+            rt_fault_release(areas[i].claim);
+            munmap(areas[i].page, areas[i].npages);
+            memset(&areas[i], 0, sizeof areas[i]);
+        }
+        i++;
+    }
 }
 
 /* ---- arm and disarm around a sampled execution ---- */
