@@ -10,6 +10,10 @@
 /* Below this relative spread, timing differences are treated as noise
  * anyway: even a quiet machine jitters by about a percent. */
 #define MIN_NOISE 0.02
+/* However noisy the baseline looked, a move that makes the region half as
+ * slow again is undone: with a few executions on a loaded machine the
+ * measured spread can exceed any real effect. */
+#define MAX_NOISE 0.5
 /* A settled region whose mean critical path over a window of
  * DRIFT_WINDOW x `sample` executions moves by more than this factor from
  * the settled value is sampled again. Wide on purpose: shared 2-core
@@ -312,8 +316,9 @@ out:
 
 static void end_verify(rt_region_t *r)
 {
-    r->cp_after_ns = phase_mean(r);
-    double limit = r->cp_before_ns * (1.0 + (r->noise > MIN_NOISE ? r->noise : MIN_NOISE));
+    r->cp_after_ns = (double)r->phase_min;
+    double noise = r->noise < MIN_NOISE ? MIN_NOISE : r->noise > MAX_NOISE ? MAX_NOISE : r->noise;
+    double limit = r->cp_before_ns * (1.0 + noise);
     if (r->cp_after_ns > limit) {
         for (int i = 0; i < r->team_size; i++)
             __atomic_store_n(&r->pin_cpu[i], r->prev_pin_cpu[i], __ATOMIC_RELAXED);
@@ -350,7 +355,9 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             if (r->phase_execs < sample)
                 return;
         }
-        r->cp_before_ns = phase_mean(r);
+        /* The fastest execution of each phase: interference from the rest of
+         * the machine only ever adds time. */
+        r->cp_before_ns = (double)r->phase_min;
         r->noise = r->phase_min ? (double)(r->phase_max - r->phase_min) / (double)r->phase_min : 0.0;
         end_sampling(r);
         return;
