@@ -1,5 +1,6 @@
 /* pl_greedy.c: the OS-default mappings (compact, scatter) and the paper's greedy Algorithms 2 and 3. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include "pl_internal.h"
 
@@ -40,24 +41,25 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
 }
 
 /*
- * The sorted element list of the paper, kept as one sorted list per node
- * column, ordered by (V descending, thread ascending). Both algorithms only
- * ever look at the largest remaining element of each column, so each column
- * has a cursor that skips threads already placed: every element is passed
- * over at most once, and a selection step costs O(Nd), O(N*Nd) in all after
- * the sort.
+ * The sorted element list of the paper, kept as one list per node column,
+ * ordered by (V descending, thread ascending). Both algorithms only ever look
+ * at the largest remaining element of each column, so each column has a
+ * cursor that skips threads already placed: a selection step costs O(Nd).
  *
- * The sort is lazy, because cursors rarely reach the bottom of a column
- * (nodes fill up first): one stable counting pass splits each column into
- * BUCKETS ranges of V, highest first, and a bucket is sorted exactly only when
- * its cursor reaches it (insertion sort when small, else a stable LSD radix
- * sort on the bits below the bucket's prefix). Everything is O(N*Nd) plus the
- * buckets actually read; starting from thread order and staying stable keeps
- * ties in thread order. This is what keeps critpath in microseconds at 1024
- * threads (the paper uses a parallel radix sort for the same reason).
+ * Nothing is sorted before a cursor needs it. Cursors rarely reach the bottom
+ * of a column (nodes fill up first), and most of what they do pass over are
+ * threads already placed on other nodes. So one pass per column only threads
+ * its elements onto 2^bbits value buckets (linked lists in thread order, the
+ * highest bucket read first, no counting pass), and when a cursor runs out,
+ * the next non-empty bucket's still unplaced threads are gathered and sorted
+ * exactly: insertion sort when few, else a stable LSD radix sort on the bits
+ * below the bucket's prefix. A placed thread never becomes unplaced again, so
+ * leaving it out of the sort changes no answer of the cursor; gathering in
+ * thread order and sorting stably keeps ties in thread order. Everything is
+ * O(N*Nd) plus the unplaced elements actually read; this is what keeps
+ * critpath in tens of microseconds at 1024 threads (the paper uses a parallel
+ * radix sort for the same reason).
  */
-#define BUCKET_BITS 8
-#define BUCKETS (1 << BUCKET_BITS)
 #define INSERTION_MAX 32
 
 typedef struct kv { uint64_t v; int t; } kv_t;
@@ -65,16 +67,17 @@ typedef struct kv { uint64_t v; int t; } kv_t;
 typedef struct cols {
     const uint64_t *refs;
     int   n, nd;
-    int  *col;        /* [nd][n] threads of each column, bucketed, sorted up to sorted_end */
-    kv_t *tmp;        /* [n] scratch of the exact bucket sort */
-    unsigned char *bk;/* [n][nd] scratch: bucket of each element */
-    int  *count;      /* [nd][BUCKETS + 1] scratch: bucket histograms */
-    uint64_t *vmax;   /* [nd] */
-    int  *bend;       /* [nd][BUCKETS] end of each bucket (highest bucket first) */
-    int  *next_bucket;/* [nd] */
-    int  *sorted_end; /* [nd] */
-    int  *pos;        /* [nd] cursor */
-    int  *shift;      /* [nd] bucket = BUCKETS - 1 - (v >> shift) */
+    int   bbits;      /* 2^bbits buckets per column, about 4 elements each */
+    int  *run;        /* [nd][n] sorted unplaced threads of the bucket being read */
+    int  *link;       /* [nd][n] next thread of the same bucket, -1 ends */
+    int  *head;       /* [nd][2^bbits] first thread of each bucket, -1 empty */
+    uint64_t *tv;     /* [n] scratch of the exact sort: values */
+    kv_t *tmp;        /* [2n] scratch of the radix sort */
+    uint64_t *vmax;   /* [nd] OR of the column: its bit length */
+    int  *bucket;     /* [nd] next bucket to read (they go down), -1 none */
+    int  *pos;        /* [nd] cursor in run */
+    int  *len;        /* [nd] length of run */
+    int  *shift;      /* [nd] bucket = v >> shift */
     int  *used;       /* [nd] threads placed on the node */
     unsigned char *placed; /* [n] */
     double *load;     /* [nd] CPImpact (critpath) or LC (maxlocal) */
@@ -83,138 +86,169 @@ typedef struct cols {
     double *impact;   /* [nd] critpath: IF of the cached top */
 } cols_t;
 
-static inline int kv_before(kv_t a, kv_t b)
+/* Enough buckets for about four elements each: fewer make the exact sorts
+ * longer, more cost a pointer per empty bucket. */
+static int bucket_bits(int n)
 {
-    return a.v > b.v || (a.v == b.v && a.t < b.t);
+    int b = 1;
+    while (b < 10 && (1L << (b + 2)) < n)
+        b++;
+    return b;
 }
 
-/* Sort col[d][lo, hi) exactly; its entries share the bits of v above shift. */
-static void sort_bucket(cols_t *c, int d, int lo, int hi)
+/* Gather the unplaced threads of bucket b of column d into run[d], sorted;
+ * returns how many. The bucket's elements share the bits of v above shift. */
+static int load_bucket(cols_t *c, int d, int b)
 {
-    int *o = c->col + (size_t)d * c->n + lo;
-    int n = hi - lo, nd = c->nd;
-    kv_t *a = c->tmp, *b = c->tmp + n;
-    for (int i = 0; i < n; i++) {
-        a[i].t = o[i];
-        a[i].v = c->refs[(size_t)o[i] * nd + d];
-    }
-    if (n <= INSERTION_MAX) {
-        for (int i = 1; i < n; i++) {
-            kv_t x = a[i];
-            int j = i;
-            while (j > 0 && kv_before(x, a[j - 1])) { a[j] = a[j - 1]; j--; }
-            a[j] = x;
+    int n = c->n, nd = c->nd;
+    const int *link = c->link + (size_t)d * n;
+    const unsigned char *placed = c->placed;
+    const uint64_t *col = c->refs + d;
+    int *run = c->run + (size_t)d * n;
+    uint64_t *tv = c->tv;
+    int k = 0;
+    for (int t = c->head[((size_t)d << c->bbits) + b]; t >= 0; t = link[t])
+        if (!placed[t]) {
+            tv[k] = col[(size_t)t * nd];
+            run[k++] = t;
+        }
+    if (k <= INSERTION_MAX) {
+        /* Only strictly greater values move: equal ones keep thread order. */
+        for (int i = 1; i < k; i++) {
+            uint64_t v = tv[i];
+            int t = run[i], j = i;
+            for (; j > 0 && tv[j - 1] < v; j--) {
+                tv[j] = tv[j - 1];
+                run[j] = run[j - 1];
+            }
+            tv[j] = v;
+            run[j] = t;
         }
     } else {
-        for (int sh = 0; sh < c->shift[d]; sh += 8) {
+        kv_t *a = c->tmp, *x = c->tmp + n;
+        for (int i = 0; i < k; i++)
+            a[i] = (kv_t){ tv[i], run[i] };
+        for (int s = 0, sh = c->shift[d]; s < sh; s += 8) {
             int count[257];
-            int bits = c->shift[d] - sh < 8 ? c->shift[d] - sh : 8;
+            int bits = sh - s < 8 ? sh - s : 8;
             unsigned mask = (1u << bits) - 1;
             memset(count, 0, sizeof count);
             /* Bucket mask - digit: descending order, stable within a digit. */
-            for (int i = 0; i < n; i++)
-                count[mask - ((a[i].v >> sh) & mask) + 1]++;
-            for (int k = 1; k <= 256; k++)
-                count[k] += count[k - 1];
-            for (int i = 0; i < n; i++)
-                b[count[mask - ((a[i].v >> sh) & mask)]++] = a[i];
-            kv_t *x = a; a = b; b = x;
+            for (int i = 0; i < k; i++)
+                count[mask - ((a[i].v >> s) & mask) + 1]++;
+            for (int i = 1; i <= 256; i++)
+                count[i] += count[i - 1];
+            for (int i = 0; i < k; i++)
+                x[count[mask - ((a[i].v >> s) & mask)]++] = a[i];
+            kv_t *y = a; a = x; x = y;
         }
+        for (int i = 0; i < k; i++)
+            run[i] = a[i].t;
     }
-    for (int i = 0; i < n; i++)
-        o[i] = a[i].t;
+    return k;
 }
-
 /* Largest remaining element of column d, or -1. */
 static inline int top(cols_t *c, int d)
 {
-    const int *o = c->col + (size_t)d * c->n;
+    const int *run = c->run + (size_t)d * c->n;
     for (;;) {
-        int p = c->pos[d], e = c->sorted_end[d];
-        while (p < e && c->placed[o[p]])
+        int p = c->pos[d], e = c->len[d];
+        while (p < e && c->placed[run[p]])
             p++;
         c->pos[d] = p;
         if (p < e)
-            return o[p];
-        if (e >= c->n)
+            return run[p];
+        const int *head = c->head + ((size_t)d << c->bbits);
+        int b = c->bucket[d];
+        while (b >= 0 && head[b] < 0)
+            b--;
+        if (b < 0) {
+            c->bucket[d] = -1;
             return -1;
-        int b = c->next_bucket[d]++;
-        int hi = c->bend[(size_t)d * BUCKETS + b];
-        sort_bucket(c, d, e, hi);
-        c->sorted_end[d] = hi;
+        }
+        c->bucket[d] = b - 1;
+        c->len[d] = load_bucket(c, d, b);
+        c->pos[d] = 0;
     }
 }
 
 /*
- * Bucket every column: two row-major passes over the TNT (the first also
- * gives the row totals and column ranges), then one scatter per column that
- * reads only the byte-sized bucket indices. Columns are never walked with a
- * stride through the 64-bit table, which would read it once per node.
+ * One row-major pass over the TNT gives the row totals and the column ranges;
+ * then each column is threaded onto its buckets, last thread first so that
+ * every bucket lists its threads in ascending order.
  */
 static void bucket_columns(cols_t *c, const pl_topo_t *topo)
 {
-    int n = c->n, nd = c->nd;
+    int n = c->n, nd = c->nd, bb = c->bbits;
+    const uint64_t *restrict refs = c->refs;
+    uint64_t *restrict vmax = c->vmax;
+    double *restrict rowsum = c->rowsum;
     /* The OR of a column has the bit length of its maximum: buckets split
      * [0, 2^bits) and cost no compare per element. Row totals are summed in
      * 64 bits when no row can overflow (every column below 2^bits_d, and the
-     * sum of those bounds below 2^64), else in double. */
+     * sum of those bounds below 2^64), else in double. Four rows at a time:
+     * one update of the column ORs per four elements. */
     for (int d = 0; d < nd; d++)
-        c->vmax[d] = 0;
-    for (int t = 0; t < n; t++) {
-        const uint64_t *row = c->refs + (size_t)t * nd;
+        vmax[d] = 0;
+    int t = 0;
+    for (; t + 4 <= n; t += 4) {
+        const uint64_t *r0 = refs + (size_t)t * nd, *r1 = r0 + nd, *r2 = r1 + nd, *r3 = r2 + nd;
+        uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (int d = 0; d < nd; d++) {
+            s0 += r0[d];
+            s1 += r1[d];
+            s2 += r2[d];
+            s3 += r3[d];
+            vmax[d] |= r0[d] | r1[d] | r2[d] | r3[d];
+        }
+        rowsum[t] = (double)s0;
+        rowsum[t + 1] = (double)s1;
+        rowsum[t + 2] = (double)s2;
+        rowsum[t + 3] = (double)s3;
+    }
+    for (; t < n; t++) {
+        const uint64_t *row = refs + (size_t)t * nd;
         uint64_t r = 0;
         for (int d = 0; d < nd; d++) {
             r += row[d];
-            c->vmax[d] |= row[d];
+            vmax[d] |= row[d];
         }
-        c->rowsum[t] = (double)r;
+        rowsum[t] = (double)r;
     }
     unsigned __int128 bound = 0;
     for (int d = 0; d < nd; d++) {
         int bits = 0;
-        for (uint64_t span = c->vmax[d]; span; span >>= 1)
+        for (uint64_t span = vmax[d]; span; span >>= 1)
             bits++;
-        c->shift[d] = bits > BUCKET_BITS ? bits - BUCKET_BITS : 0;
+        c->shift[d] = bits > bb ? bits - bb : 0;
         bound += (unsigned __int128)1 << bits;
     }
     if (bound > (unsigned __int128)UINT64_MAX)
-        for (int t = 0; t < n; t++) {
+        for (t = 0; t < n; t++) {
             double r = 0;
             for (int d = 0; d < nd; d++)
-                r += (double)c->refs[(size_t)t * nd + d];
-            c->rowsum[t] = r;
+                r += (double)refs[(size_t)t * nd + d];
+            rowsum[t] = r;
         }
-    memset(c->count, 0, sizeof(int) * (size_t)nd * (BUCKETS + 1));
-    for (int t = 0; t < n; t++) {
-        const uint64_t *row = c->refs + (size_t)t * nd;
-        unsigned char *bk = c->bk + (size_t)t * nd;
-        for (int d = 0; d < nd; d++) {
-            /* Highest values first: bucket 0 holds the top of the range. */
-            int b = BUCKETS - 1 - (int)(row[d] >> c->shift[d]);
-            bk[d] = (unsigned char)b;
-            c->count[(size_t)d * (BUCKETS + 1) + b + 1]++;
-        }
-    }
     for (int d = 0; d < nd; d++) {
-        int *count = c->count + (size_t)d * (BUCKETS + 1);
-        int *bend = c->bend + (size_t)d * BUCKETS;
-        c->next_bucket[d] = 0;
-        c->sorted_end[d] = 0;
-        c->pos[d] = 0;
+        c->pos[d] = c->len[d] = 0;
         if (topo->capacity[d] <= 0) {
             /* A node without cores never receives a thread: no column to read. */
-            c->pos[d] = c->sorted_end[d] = n;
-            c->next_bucket[d] = BUCKETS;
+            c->bucket[d] = -1;
             continue;
         }
-        for (int k = 1; k <= BUCKETS; k++)
-            count[k] += count[k - 1];
-        for (int k = 0; k < BUCKETS; k++)
-            bend[k] = count[k + 1];
-        int *o = c->col + (size_t)d * n;
-        const unsigned char *bk = c->bk + d;
-        for (int i = 0; i < n; i++)
-            o[count[bk[(size_t)i * nd]]++] = i;
+        c->bucket[d] = (1 << bb) - 1;
+        int *restrict head = c->head + ((size_t)d << bb);
+        int *restrict link = c->link + (size_t)d * n;
+        const uint64_t *restrict col = refs + d;
+        int sh = c->shift[d];
+        for (int b = 0; b < 1 << bb; b++)
+            head[b] = -1;
+        for (t = n - 1; t >= 0; t--) {
+            uint64_t b = col[(size_t)t * nd] >> sh;
+            link[t] = head[b];
+            head[b] = t;
+        }
     }
 }
 
@@ -224,16 +258,16 @@ size_t pl_i_greedy_bytes(int n, int nd)
 {
     pl_arena_t a = { NULL, 0, 0 };
     pl_i_take(&a, sizeof(int) * (size_t)n * nd);
+    pl_i_take(&a, sizeof(int) * (size_t)n * nd);
+    pl_i_take(&a, sizeof(int) * ((size_t)nd << bucket_bits(n)));
+    pl_i_take(&a, sizeof(double) * n);
+    pl_i_take(&a, sizeof(uint64_t) * (size_t)n);
     pl_i_take(&a, sizeof(kv_t) * 2 * (size_t)n);
-    pl_i_take(&a, (size_t)n * nd);
-    pl_i_take(&a, sizeof(int) * (size_t)nd * (BUCKETS + 1));
     pl_i_take(&a, sizeof(uint64_t) * nd);
-    pl_i_take(&a, sizeof(int) * (size_t)nd * BUCKETS);
     for (int i = 0; i < 6; i++)
         pl_i_take(&a, sizeof(int) * nd);
     pl_i_take(&a, (size_t)n);
     pl_i_take(&a, sizeof(double) * nd);
-    pl_i_take(&a, sizeof(double) * n);
     pl_i_take(&a, sizeof(double) * nd);
     return a.used + critpath_sel_bytes(n, nd);
 }
@@ -244,25 +278,27 @@ static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_t
     c->refs = tnt->refs;
     c->n = n;
     c->nd = nd;
-    c->col = pl_i_take(a, sizeof(int) * (size_t)n * nd);
+    c->bbits = bucket_bits(n);
+    c->run = pl_i_take(a, sizeof(int) * (size_t)n * nd);
+    c->link = pl_i_take(a, sizeof(int) * (size_t)n * nd);
+    c->head = pl_i_take(a, sizeof(int) * ((size_t)nd << c->bbits));
+    c->rowsum = pl_i_take(a, sizeof(double) * n);
+    c->tv = pl_i_take(a, sizeof(uint64_t) * (size_t)n);
     c->tmp = pl_i_take(a, sizeof(kv_t) * 2 * (size_t)n);
-    c->bk = pl_i_take(a, (size_t)n * nd);
-    c->count = pl_i_take(a, sizeof(int) * (size_t)nd * (BUCKETS + 1));
     c->vmax = pl_i_take(a, sizeof(uint64_t) * nd);
-    c->bend = pl_i_take(a, sizeof(int) * (size_t)nd * BUCKETS);
-    c->next_bucket = pl_i_take(a, sizeof(int) * nd);
-    c->sorted_end = pl_i_take(a, sizeof(int) * nd);
+    c->bucket = pl_i_take(a, sizeof(int) * nd);
     c->pos = pl_i_take(a, sizeof(int) * nd);
+    c->len = pl_i_take(a, sizeof(int) * nd);
     c->shift = pl_i_take(a, sizeof(int) * nd);
     c->used = pl_i_take(a, sizeof(int) * nd);
     c->cand = pl_i_take(a, sizeof(int) * nd);
     c->placed = pl_i_take(a, (size_t)n);
     c->load = pl_i_take(a, sizeof(double) * nd);
-    c->rowsum = pl_i_take(a, sizeof(double) * n);
     c->impact = pl_i_take(a, sizeof(double) * nd);
     if (!c->impact)
         return -ENOBUFS;
     memset(c->placed, 0, (size_t)n);
+
     for (int d = 0; d < nd; d++) {
         c->used[d] = 0;
         c->load[d] = 0;
@@ -383,12 +419,20 @@ int pl_i_maxlocal(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
  * Eq. 4 value of e(1,1) with factor 1.5; we use Eq. 4 throughout. The choice
  * of Table 3, e(3,2), is the same either way.
  */
-/* Selection state of critpath: a tournament tree over the node columns and,
- * per thread, the list of columns whose candidate it is. */
+/*
+ * Selection state of critpath: a tournament tree over the node columns and,
+ * per thread, the list of columns whose candidate it is. Each tree node holds
+ * its winner's score, thread and column, so that re-seeding a leaf compares
+ * against siblings loaded ahead of time, without branches: the outcome is
+ * data-dependent, and every step of the greedy loop waits for the root.
+ * An empty subtree holds the column nd.
+ */
+typedef struct snode { uint64_t score; int cand, col; } snode_t; /* score: a double's bits */
+
 typedef struct sel {
     cols_t *c;
     int p;        /* leaves: a power of two >= nd */
-    int *win;     /* [2p] best column of each subtree, -1 none */
+    snode_t *tree;/* [2p] winner of each subtree, col = nd if empty */
     int *head;    /* [n] first column whose candidate is the thread, -1 none */
     int *next;    /* [nd] links of those lists */
 } sel_t;
@@ -399,32 +443,51 @@ static size_t critpath_sel_bytes(int n, int nd)
     while (p < nd)
         p *= 2;
     pl_arena_t a = { NULL, 0, 0 };
-    pl_i_take(&a, sizeof(int) * 2 * (size_t)p);
+    pl_i_take(&a, sizeof(snode_t) * 2 * (size_t)p);
     pl_i_take(&a, sizeof(int) * n);
     pl_i_take(&a, sizeof(int) * nd);
     return a.used;
 }
 
-/* The column whose candidate has the lower IF + CPImpact, then the lower
- * thread, then the lower node: the paper's findLowestCPElement with our ties. */
-static inline int sel_better(const cols_t *c, int a, int b)
+static inline double bits_double(uint64_t u) { double x; memcpy(&x, &u, sizeof x); return x; }
+static inline uint64_t double_bits(double x) { uint64_t u; memcpy(&u, &x, sizeof u); return u; }
+
+/*
+ * Whether x beats its sibling y, x being the right child when right: the
+ * lower IF + CPImpact, then the lower thread, then the lower column (the
+ * paper's findLowestCPElement with our ties); a column beats none, and
+ * unordered (NaN) scores go to the right child.
+ */
+static inline int sel_beats(snode_t x, snode_t y, int right, int none)
 {
-    if (a < 0) return b;
-    if (b < 0) return a;
-    double sa = c->impact[a] + c->load[a], sb = c->impact[b] + c->load[b];
-    if (sa != sb)
-        return sa < sb ? a : b;
-    if (c->cand[a] != c->cand[b])
-        return c->cand[a] < c->cand[b] ? a : b;
-    return a < b ? a : b;
+    double sx = bits_double(x.score), sy = bits_double(y.score);
+    int tie = (x.cand < y.cand) | ((x.cand == y.cand) & (x.col < y.col));
+    int won = (sx < sy) | ((sx == sy) & tie) | (isunordered(sx, sy) & right);
+    return (y.col == none) | ((x.col != none) & won);
 }
 
-static void sel_update(sel_t *s, int d)
+static inline snode_t sel_leaf(const sel_t *s, const double *score, int d)
 {
-    int i = s->p + d;
-    s->win[i] = s->c->cand[d] >= 0 ? d : -1;
-    for (i /= 2; i >= 1; i /= 2)
-        s->win[i] = sel_better(s->c, s->win[2 * i], s->win[2 * i + 1]);
+    const cols_t *c = s->c;
+    snode_t x = { double_bits(score ? score[0] : 0.0), c->cand[d], c->cand[d] >= 0 ? d : c->nd };
+    return x;
+}
+
+/* Re-seed leaf d with score *score (or empty when its candidate is -1). */
+static void sel_update(sel_t *s, int d, double score)
+{
+    int i = s->p + d, none = s->c->nd;
+    snode_t x = sel_leaf(s, &score, d);
+    s->tree[i] = x;
+    for (; i > 1; i /= 2) {
+        snode_t y = s->tree[i ^ 1];
+        /* Masks rather than ?: so that no compiler makes a branch of it. */
+        uint64_t m = -(uint64_t)sel_beats(x, y, i & 1, none);
+        x.score = (x.score & m) | (y.score & ~m);
+        x.cand = (int)(((unsigned)x.cand & (unsigned)m) | ((unsigned)y.cand & ~(unsigned)m));
+        x.col = (int)(((unsigned)x.col & (unsigned)m) | ((unsigned)y.col & ~(unsigned)m));
+        s->tree[i / 2] = x;
+    }
 }
 
 static void sel_link(sel_t *s, int d, int t)
@@ -438,16 +501,18 @@ static void sel_link(sel_t *s, int d, int t)
     s->head[t] = d;
 }
 
-/* Refresh the candidate (and its IF) of column d from its cursor. */
-static void sel_refill(sel_t *s, const pl_topo_t *topo, int d, double factor)
+/* Refresh the candidate (and its IF) of column d from its cursor; returns
+ * its score IF + CPImpact. */
+static double sel_refill(sel_t *s, const pl_topo_t *topo, int d, double factor)
 {
     cols_t *c = s->c;
     int t = c->used[d] < topo->capacity[d] ? top(c, d) : -1;
     sel_link(s, d, t);
-    if (t >= 0) {
-        double v = (double)c->refs[(size_t)t * c->nd + d];
-        c->impact[d] = v + factor * (c->rowsum[t] - v);
-    }
+    if (t < 0)
+        return 0.0;
+    double v = (double)c->refs[(size_t)t * c->nd + d];
+    c->impact[d] = v + factor * (c->rowsum[t] - v);
+    return c->impact[d] + c->load[d];
 }
 
 int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
@@ -468,7 +533,7 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
     sel_t s = { .c = &c, .p = 1 };
     while (s.p < nd)
         s.p *= 2;
-    s.win = pl_i_take(a, sizeof(int) * 2 * (size_t)s.p);
+    s.tree = pl_i_take(a, sizeof(snode_t) * 2 * (size_t)s.p);
     s.head = pl_i_take(a, sizeof(int) * n);
     s.next = pl_i_take(a, sizeof(int) * nd);
     if (!s.next)
@@ -476,19 +541,21 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
     for (int t = 0; t < n; t++)
         s.head[t] = -1;
     for (int i = 0; i < 2 * s.p; i++)
-        s.win[i] = -1;
+        s.tree[i] = (snode_t){ 0, -1, nd };
     for (int d = 0; d < nd; d++) {
-        sel_refill(&s, topo, d, factor);
-        s.win[s.p + d] = c.cand[d] >= 0 ? d : -1;
+        double score = sel_refill(&s, topo, d, factor);
+        s.tree[s.p + d] = sel_leaf(&s, &score, d);
     }
-    for (int i = s.p - 1; i >= 1; i--)
-        s.win[i] = sel_better(&c, s.win[2 * i], s.win[2 * i + 1]);
+    for (int i = s.p - 1; i >= 1; i--) {
+        snode_t l = s.tree[2 * i], r = s.tree[2 * i + 1];
+        s.tree[i] = sel_beats(l, r, 0, nd) ? l : r;
+    }
     trace_begin(trace);
     for (int step = 0; step < n; step++) {
-        int bd = s.win[1];
-        if (bd < 0)
+        int bd = s.tree[1].col;
+        if (bd == nd)
             return -ENOSPC;
-        int bt = c.cand[bd];
+        int bt = s.tree[1].cand;
         if (trace) {
             /* e_max: the largest V among the candidates (the paper's getFistMaxElement). */
             int mt = -1, md = -1, first = trace->ncands;
@@ -509,8 +576,7 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
         s.head[bt] = -1;
         while (d >= 0) {
             int nx = s.next[d];
-            sel_refill(&s, topo, d, factor);
-            sel_update(&s, d);
+            sel_update(&s, d, sel_refill(&s, topo, d, factor));
             d = nx;
         }
     }
