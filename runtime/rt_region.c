@@ -280,6 +280,13 @@ void rt_event_task_end(rt_thread_t *thr)
 void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
 {
     (void)thr;
+    /* The counter source first, always: what it armed must not outlive the construct. */
+    rt_counters_region_end(r);
+    /* The inner teams of several outer threads share one record and may end
+     * at the same moment: one of them does the bookkeeping, the others'
+     * executions go uncounted (their timings came from the same slots). */
+    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))
+        return;
     uint64_t cp = 0;
     for (int i = 0; i < r->team_size; i++) {
         uint64_t b = __atomic_load_n(&r->busy_last[i], __ATOMIC_RELAXED);
@@ -293,6 +300,6 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
         r->cp_min = cp;
     if (cp > r->cp_max)
         r->cp_max = cp;
-    rt_counters_region_end(r);
     rt_loop_region_end(r, cp);
+    __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
 }

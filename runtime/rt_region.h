@@ -41,6 +41,7 @@ typedef struct rt_region {
     int         parent_id;      /* -1 for an outermost region */
     int         level;          /* nesting level, 1 = outermost parallel */
 
+    int         ending;         /* a primary is doing this record's end-of-region work */
     uint64_t    executions;
     uint64_t   *busy_last;      /* [team_size] ns, this execution */
     uint64_t   *busy_sum;       /* [team_size] ns, all executions */

@@ -1,6 +1,7 @@
 /* rt_runtime.c: bring the runtime up once (settings, topology, pinning mode, counters) and down at exit. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_affinity.h"
 #include "rt_counters.h"
@@ -15,6 +16,7 @@ void rt_runtime_init(void)
 {
     if (rt.initialized)
         return;
+    rt.pid = getpid();
     rt_settings_load(&rt.settings);
     pl_model_default(&rt.model);
     if (rt_topo_load(NULL, &rt.topo, rt.topo_error, sizeof rt.topo_error) == 0) {
@@ -44,5 +46,10 @@ void rt_runtime_fini(void)
 {
     if (!rt.initialized)
         return;
+    /* A forked child that ends its OpenMP use must not overwrite its parent's report. */
+    if (getpid() != rt.pid && rt.settings.report == RT_REPORT_FILE) {
+        size_t n = strlen(rt.settings.report_path);
+        snprintf(rt.settings.report_path + n, sizeof rt.settings.report_path - n, ".%d", (int)getpid());
+    }
     rt_report_write();
 }

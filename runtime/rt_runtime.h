@@ -24,6 +24,7 @@ typedef struct rt_state {
     uint64_t      repin_ns;              /* time spent in re-pinning system calls */
     uint64_t      repin_count;
 
+    int           pid;                   /* the process the runtime started in */
     int           initialized;
 } rt_state_t;
 
