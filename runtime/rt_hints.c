@@ -67,7 +67,7 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
         goto out;
     }
     for (int t = 0; t < team_size; t++) {
-        rt_thread_t *m = __atomic_load_n(&r->members[t], __ATOMIC_RELAXED);
+        rt_thread_t *m = __atomic_load_n(&r->slot[t].member, __ATOMIC_RELAXED);
         int cpu = rt.topo.cpus[nodes[t]][cores[t]];
         int pinned = m ? __atomic_load_n(&m->pinned_cpu, __ATOMIC_RELAXED) : -1;
         int now = pinned >= 0 ? pinned : (m && m->home_cpu >= 0 ? m->home_cpu : r->seen_cpu[t]);

@@ -55,30 +55,45 @@ static inline int same(const rt_region_t *r, const void *codeptr, int team_size,
     return r->codeptr == codeptr && r->team_size == team_size && r->parent_id == parent_id;
 }
 
+static void region_free(rt_region_t *r)
+{
+    free(r->slot);
+    free(r->busy_sum);
+    free(r->tnt);
+    free(r->tnt_samples);
+    free(r->tnt_after);
+    free(r->map_node);
+    free(r->pin_cpu);
+    free(r->prev_pin_cpu);
+    free(r->seen_cpu);
+    free(r->decided_cpu);
+    free(r);
+}
+
 static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent)
 {
-    int n = team_size, nd = rt.topo_ok ? rt.topo.nnodes : 1;
+    size_t n = (size_t)team_size, cells = n * (size_t)(rt.topo_ok ? rt.topo.nnodes : 1);
     rt_region_t *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    r->busy_last = calloc((size_t)n, sizeof *r->busy_last);
-    r->busy_sum = calloc((size_t)n, sizeof *r->busy_sum);
-    r->tnt = calloc((size_t)n * (size_t)nd, sizeof *r->tnt);
-    r->tnt_samples = calloc((size_t)n, sizeof *r->tnt_samples);
-    r->tnt_after = calloc((size_t)n * (size_t)nd, sizeof *r->tnt_after);
-    r->map_node = malloc((size_t)n * sizeof *r->map_node);
-    r->pin_cpu = malloc((size_t)n * sizeof *r->pin_cpu);
-    r->prev_pin_cpu = malloc((size_t)n * sizeof *r->prev_pin_cpu);
-    r->seen_cpu = malloc((size_t)n * sizeof *r->seen_cpu);
-    r->decided_cpu = malloc((size_t)n * sizeof *r->decided_cpu);
-    r->members = calloc((size_t)n, sizeof *r->members);
-    if (!r->seen_cpu || !r->decided_cpu || !r->members || !r->tnt_after ||!r->busy_last || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->map_node ||
-        !r->pin_cpu || !r->prev_pin_cpu) {
-        free(r->busy_last); free(r->busy_sum); free(r->tnt); free(r->tnt_samples);
-        free(r->map_node); free(r->pin_cpu); free(r->prev_pin_cpu); free(r->seen_cpu); free(r->decided_cpu); free(r->members); free(r->tnt_after); free(r);
+    /* Each thread's hot slot on a cache line of its own: written every execution. */
+    r->slot = aligned_alloc(64, n * sizeof *r->slot);
+    r->busy_sum = calloc(n, sizeof *r->busy_sum);
+    r->tnt = calloc(cells, sizeof *r->tnt);
+    r->tnt_samples = calloc(n, sizeof *r->tnt_samples);
+    r->tnt_after = calloc(cells, sizeof *r->tnt_after);
+    r->map_node = malloc(n * sizeof *r->map_node);
+    r->pin_cpu = malloc(n * sizeof *r->pin_cpu);
+    r->prev_pin_cpu = malloc(n * sizeof *r->prev_pin_cpu);
+    r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
+    r->decided_cpu = malloc(n * sizeof *r->decided_cpu);
+    if (!r->slot || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->tnt_after || !r->map_node || !r->pin_cpu ||
+        !r->prev_pin_cpu || !r->seen_cpu || !r->decided_cpu) {
+        region_free(r);
         return NULL;
     }
-    for (int i = 0; i < n; i++)
+    memset(r->slot, 0, n * sizeof *r->slot);
+    for (size_t i = 0; i < n; i++)
         r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
     r->codeptr = codeptr;
     r->team_size = team_size;
@@ -159,7 +174,7 @@ void rt_thread_forget(rt_thread_t *thr)
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *r = rt_region_at(i);
         for (int t = 0; t < r->team_size; t++)
-            __atomic_compare_exchange_n(&r->members[t], &(rt_thread_t *){thr}, NULL, 0, __ATOMIC_RELAXED,
+            __atomic_compare_exchange_n(&r->slot[t].member, &(rt_thread_t *){thr}, NULL, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED);
     }
 }
@@ -220,7 +235,8 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
     thr->slot[d] = -1;
     if (!r || index >= r->team_size)
         return;
-    __atomic_store_n(&r->members[index], thr, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
+        __atomic_store_n(&r->slot[index].member, thr, __ATOMIC_RELAXED);
     if (rt.settings.bubble && rt.settings.enabled)
         __atomic_store_n(&r->pin_cpu[index], rt_bubble_place(r, index, master_slot, &thr->slot[d]),
                          __ATOMIC_RELAXED);
@@ -251,7 +267,7 @@ void rt_event_barrier_arrive(rt_thread_t *thr)
     thr->arrived[d] = 1;
     if (!r || i >= r->team_size)
         return;
-    __atomic_store_n(&r->busy_last[i], rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
+    __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
     if (r->measuring)
         rt_counters_thread_end(r, i);
 }
@@ -289,7 +305,7 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
         return;
     uint64_t cp = 0;
     for (int i = 0; i < r->team_size; i++) {
-        uint64_t b = __atomic_load_n(&r->busy_last[i], __ATOMIC_RELAXED);
+        uint64_t b = __atomic_load_n(&r->slot[i].busy_last, __ATOMIC_RELAXED);
         r->busy_sum[i] += b;
         if (b > cp)
             cp = b;

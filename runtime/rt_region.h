@@ -25,12 +25,19 @@ typedef enum rt_outcome {
 
 const char *rt_outcome_name(rt_outcome_t o);
 
+/* What thread i of a team writes at every execution, alone on its cache line. */
+typedef struct rt_slot {
+    uint64_t          busy_last;  /* ns, this execution */
+    struct rt_thread *member;     /* the thread holding this index, last execution */
+    char              pad[48];
+} rt_slot_t;
+
 /*
  * A parallel region: one code address and one team size. Created at its
  * first execution (the only allocation); afterwards every field a worker
  * touches is a preallocated slot of its own.
  *
- * Ownership: busy_last[i], tnt row i and the pin read are thread i's; all
+ * Ownership: slot[i], tnt row i and the pin read are thread i's; all
  * other fields are written by the team's primary thread at region end,
  * after the join barrier made the workers' writes visible.
  */
@@ -43,7 +50,7 @@ typedef struct rt_region {
 
     int         ending;         /* a primary is doing this record's end-of-region work */
     uint64_t    executions;
-    uint64_t   *busy_last;      /* [team_size] ns, this execution */
+    rt_slot_t  *slot;           /* [team_size] each thread's hot slot */
     uint64_t   *busy_sum;       /* [team_size] ns, all executions */
     uint64_t    cp_sum;         /* sum of critical paths (ns) */
     uint64_t    cp_min, cp_max;
@@ -68,7 +75,6 @@ typedef struct rt_region {
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
     int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
-    struct rt_thread **members; /* [team_size] the thread holding each index, last execution */
     int          hint_moves;    /* threads moved by omp_numa_update_hints */
     struct rt_region *redirect; /* the record of the team that really ran when it was
                                    smaller than this (requested) size, or NULL */
