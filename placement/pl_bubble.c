@@ -4,32 +4,6 @@
 #include <string.h>
 #include "pl_internal.h"
 
-/*
- * The topology rules of pl_check (pl_model.c keeps its check private). The
- * bubble scheduler cannot go through pl_check itself: it needs no TNT, and it
- * accepts more threads than cores.
- */
-static int bub_check_topo(const pl_topo_t *topo)
-{
-    if (!topo || topo->nnodes < 1 || topo->nnodes > PL_MAX_NODES || !topo->capacity)
-        return -EINVAL;
-    if (!(topo->numa_factor == 0 || topo->numa_factor >= 1.0) || isnan(topo->numa_factor))
-        return -EINVAL;
-    if (!topo->distance && topo->nnodes > 1 && topo->numa_factor < 1.0)
-        return -EINVAL;
-    int nd = topo->nnodes;
-    for (int i = 0; i < nd; i++) {
-        if (topo->capacity[i] < 0)
-            return -EINVAL;
-        for (int j = 0; topo->distance && j < nd; j++) {
-            double d = topo->distance[(size_t)i * nd + j];
-            if (!(d > 0) || !isfinite(d))
-                return -EINVAL;
-        }
-    }
-    return 0;
-}
-
 static int bytes_ok(const double *v, int nd)
 {
     for (int n = 0; v && n < nd; n++)
@@ -340,7 +314,7 @@ int pl_bubble_decide(pl_bubble_sched_t sched, const pl_topo_t *topo, const pl_bu
     int ns = pl_bubble_slots(bubbles, nbubbles);
     if (ns < 0)
         return ns;
-    int rc = bub_check_topo(topo);
+    int rc = pl_check_topo(topo);
     if (rc)
         return rc;
     if ((int)sched < 0 || sched >= PL_BUBBLE_SCHED_COUNT || !out || !out->node || !out->core
@@ -501,7 +475,7 @@ static void set_opt(pl_move_option_t *o, int node, double moved, double move, do
 int pl_threads_or_data(const pl_topo_t *topo, int cur, int nthreads, const double *b,
                        const pl_move_cost_t *c, pl_move_choice_t *out)
 {
-    int rc = bub_check_topo(topo);
+    int rc = pl_check_topo(topo);
     if (rc)
         return rc;
     if (!b || !c || !out || cur < 0 || cur >= topo->nnodes || nthreads < 1

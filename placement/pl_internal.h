@@ -101,4 +101,8 @@ void pl_i_number_cores(int n, int nd, const int *node, int *core, int *scratch_n
 /* Relative tolerance under which two model times count as equal. */
 #define PL_I_EPS 1e-12
 
+/* The topology rules of pl_check without a TNT (the bubble scheduler has
+ * none and accepts more threads than cores): 0 or -EINVAL. */
+int pl_check_topo(const pl_topo_t *topo);
+
 #endif

@@ -50,7 +50,7 @@ double pl_numa_factor(const pl_topo_t *topo)
     return loc > 0 ? rem / loc : 1.0;
 }
 
-static int check_topo(const pl_topo_t *topo)
+int pl_check_topo(const pl_topo_t *topo)
 {
     if (!topo || topo->nnodes < 1 || topo->nnodes > PL_MAX_NODES || !topo->capacity)
         return -EINVAL;
@@ -76,7 +76,7 @@ static int check_topo(const pl_topo_t *topo)
 
 int pl_check(const pl_topo_t *topo, const pl_tnt_t *tnt)
 {
-    int rc = check_topo(topo);
+    int rc = pl_check_topo(topo);
     if (rc)
         return rc;
     if (!tnt || tnt->nthreads < 1 || !tnt->refs || tnt->nnodes != topo->nnodes)
@@ -112,7 +112,7 @@ static int check_model(const pl_model_t *m)
 int pl_predict(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *model,
                const pl_mapping_t *map, double *per_thread, double *critical)
 {
-    int rc = check_topo(topo);
+    int rc = pl_check_topo(topo);
     if (rc)
         return rc;
     if (!tnt || tnt->nthreads < 1 || !tnt->refs || tnt->nnodes != topo->nnodes)
