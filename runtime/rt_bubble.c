@@ -332,18 +332,23 @@ int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot)
     const tree_t *t = tree_of(r);
     if (!t)
         return -1;
+    /* The position among the team's CPUs: the thread's own unless critpath
+     * reordered the team from its TNT (rt_loop.c). */
+    int pos = __atomic_load_n(&r->perm[index], __ATOMIC_RELAXED);
+    if (pos < 0 || pos >= r->team_size)
+        pos = index;
     if (r->parent_id < 0) {
-        *slot = index;
+        *slot = pos;
     } else if (master_slot >= 0 && master_slot < t->nslots && t->child[master_slot] >= 0 &&
                t->region_of[t->child[master_slot]] == r->id) {
-        *slot = t->off[t->child[master_slot]] + index;
+        *slot = t->off[t->child[master_slot]] + pos;
     } else if (master_slot >= 0 && master_slot < t->nslots) {
         /* A nested construct outside the tree: its master's node, cores in turn. */
         int node = t->node[master_slot], cap = rt.topo.capacity[node];
         int first = 0;
         while (first < cap && rt.topo.cpus[node][first] != t->cpu[master_slot])
             first++;
-        return cap ? rt.topo.cpus[node][(first + index) % cap] : -1;
+        return cap ? rt.topo.cpus[node][(first + pos) % cap] : -1;
     }
     return *slot >= 0 && *slot < t->nslots ? t->cpu[*slot] : -1;
 }
@@ -382,4 +387,19 @@ void rt_bubble_report_json(FILE *f)
         fputc('}', f);
     }
     fputc(']', f);
+}
+
+int rt_bubble_team_nodes(const rt_region_t *r, int *node)
+{
+    const tree_t *t = tree_of(r);
+    if (!t)
+        return -1;
+    for (int b = 0; b < t->nbubbles; b++) {
+        if (t->region_of[b] != r->id)
+            continue;
+        for (int i = 0; i < r->team_size; i++)
+            node[i] = t->node[t->off[b] + i];
+        return 0;
+    }
+    return -1;
 }

@@ -10,6 +10,10 @@
  * receives this thread's own slot (-1 outside the tree). -1: no placement. */
 int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot);
 
+/* The node of each position of region r's team in its tree (the first
+ * team of r when several masters create one). 0, or -1 when r has no tree. */
+int rt_bubble_team_nodes(const rt_region_t *r, int *node);
+
 /* Rebuild the trees when regions appeared (the encountering thread, before
  * the team forks; allocates, and may take a hints snapshot and move data). */
 void rt_bubble_refresh(void);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_bubble.h"
 #include "rt_counters.h"
 #include "rt_log.h"
 #include "rt_loop.h"
@@ -195,11 +196,74 @@ static void end_confirm(rt_region_t *r)
                (unsigned long long)local, (unsigned long long)total);
 }
 
+/*
+ * Bubble policy: the tree gave the team its CPUs; critpath decides which
+ * thread takes which of them. The policy runs on the team's own topology
+ * (each node's capacity = the team's CPUs there) and its answer becomes a
+ * permutation of the team's positions, verified like any move.
+ */
+static void decide_in_team(rt_region_t *r)
+{
+    int n = r->team_size, nd = rt.topo.nnodes;
+    int *pos_node = malloc((size_t)n * sizeof *pos_node), *cap = calloc((size_t)nd, sizeof *cap);
+    int *cores = malloc((size_t)n * sizeof *cores), *perm = malloc((size_t)n * sizeof *perm);
+    int rc = -1, same = 1;
+    if (pos_node && cap && cores && perm && rt_bubble_team_nodes(r, pos_node) == 0) {
+        for (int i = 0; i < n; i++)
+            cap[pos_node[i]]++;
+        pl_topo_t topo = {.nnodes = nd, .capacity = cap, .distance = rt.topo.distance, .numa_factor = rt.numa_factor};
+        pl_tnt_t tnt = {.nthreads = n, .nnodes = nd, .refs = r->tnt};
+        pl_mapping_t map = {.nthreads = n, .node = r->map_node, .core = cores};
+        size_t bytes = pl_workspace_bytes(rt.settings.policy, n, nd);
+        void *work = bytes ? malloc(bytes) : NULL;
+        uint64_t t0 = rt_now_ns();
+        rc = (bytes && !work) ? -12 : pl_decide(rt.settings.policy, &topo, &tnt, &rt.model, &map, work, bytes);
+        r->decision_us = (double)(rt_now_ns() - t0) / 1e3;
+        free(work);
+        /* Thread i takes the cores[i]-th of the team's positions on its node. */
+        for (int i = 0; rc == 0 && i < n; i++) {
+            int k = cores[i], p = 0;
+            for (; p < n; p++)
+                if (pos_node[p] == r->map_node[i] && k-- == 0)
+                    break;
+            perm[i] = p;
+            same &= perm[i] == r->perm[i];
+        }
+    }
+    if (rc != 0 || same) {
+        rt_verbose(1, "region %d: in its bubble's CPUs, %s", r->id,
+                   rc ? "no decision (no tree, or the policy refused)" : "every thread already has its place");
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
+    } else {
+        r->decision_policy = rt.settings.policy;
+        for (int i = 0; i < n; i++) {
+            r->prev_perm[i] = r->perm[i];
+            __atomic_store_n(&r->perm[i], perm[i], __ATOMIC_RELAXED);
+        }
+        rt_verbose(1, "region %d: %s reordered the team inside its bubble in %.1f us", r->id,
+                   pl_policy_name(rt.settings.policy), r->decision_us);
+        if (r->pins_applied && rt.settings.verify)
+            phase_reset(r, RT_OUTCOME_VERIFYING, 0);
+        else if (r->pins_applied)
+            keep(r);
+        else
+            phase_reset(r, RT_OUTCOME_KEPT, 0);
+    }
+    free(pos_node);
+    free(cap);
+    free(cores);
+    free(perm);
+}
+
 static void end_sampling(rt_region_t *r)
 {
     if (tnt_empty(r)) {
         rt_verbose(1, "region %d: no references from the counter source; placement unchanged", r->id);
         phase_reset(r, RT_OUTCOME_NO_DATA, 0);
+        return;
+    }
+    if (rt.settings.bubble) {
+        decide_in_team(r);
         return;
     }
     int *cores = malloc((size_t)r->team_size * sizeof *cores);
@@ -243,8 +307,9 @@ static void end_sampling(rt_region_t *r)
  */
 static int bouncing(rt_region_t *r, int execs)
 {
+    /* Under the bubble policy a team's CPUs come from its tree, which every region of a nest shares. */
     if ((r->outcome != RT_OUTCOME_KEPT && r->outcome != RT_OUTCOME_UNCHANGED) || r->compromise ||
-        !r->pins_applied || execs < 1)
+        !r->pins_applied || execs < 1 || rt.settings.bubble)
         return 0;
     double rate = (double)(r->repins - r->repins_mark) / execs;
     uint64_t n = __atomic_load_n(&rt.repin_count, __ATOMIC_RELAXED);
@@ -320,8 +385,12 @@ static void end_verify(rt_region_t *r)
     double noise = r->noise < MIN_NOISE ? MIN_NOISE : r->noise > MAX_NOISE ? MAX_NOISE : r->noise;
     double limit = r->cp_before_ns * (1.0 + noise);
     if (r->cp_after_ns > limit) {
-        for (int i = 0; i < r->team_size; i++)
-            __atomic_store_n(&r->pin_cpu[i], r->prev_pin_cpu[i], __ATOMIC_RELAXED);
+        for (int i = 0; i < r->team_size; i++) {
+            if (rt.settings.bubble)
+                __atomic_store_n(&r->perm[i], r->prev_perm[i], __ATOMIC_RELAXED);
+            else
+                __atomic_store_n(&r->pin_cpu[i], r->prev_pin_cpu[i], __ATOMIC_RELAXED);
+        }
         rt_verbose(1, "region %d: critical path %.0f ns after > %.0f ns allowed (before %.0f, noise %.1f%%); "
                    "rolled back", r->id, r->cp_after_ns, limit, r->cp_before_ns, 100 * r->noise);
         phase_reset(r, RT_OUTCOME_ROLLED_BACK, 0);

@@ -67,6 +67,8 @@ static void region_free(rt_region_t *r)
     free(r->prev_pin_cpu);
     free(r->seen_cpu);
     free(r->decided_cpu);
+    free(r->perm);
+    free(r->prev_perm);
     free(r);
 }
 
@@ -87,14 +89,18 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->prev_pin_cpu = malloc(n * sizeof *r->prev_pin_cpu);
     r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
     r->decided_cpu = malloc(n * sizeof *r->decided_cpu);
+    r->perm = malloc(n * sizeof *r->perm);
+    r->prev_perm = malloc(n * sizeof *r->prev_perm);
     if (!r->slot || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->tnt_after || !r->map_node || !r->pin_cpu ||
-        !r->prev_pin_cpu || !r->seen_cpu || !r->decided_cpu) {
+        !r->prev_pin_cpu || !r->seen_cpu || !r->decided_cpu || !r->perm || !r->prev_perm) {
         region_free(r);
         return NULL;
     }
     memset(r->slot, 0, n * sizeof *r->slot);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
+        r->perm[i] = r->prev_perm[i] = (int)i;
+    }
     r->codeptr = codeptr;
     r->team_size = team_size;
     r->parent_id = parent ? parent->id : -1;
@@ -103,12 +109,8 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->phase_min = UINT64_MAX;
     r->outcome = rt.settings.enabled ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
     r->measuring = rt.settings.enabled;
-    if (rt.settings.enabled && rt.settings.bubble) {
-        /* Placed as a bubble (rt_bubble.c), not by the sampling loop. */
-        r->outcome = RT_OUTCOME_UNCHANGED;
-        r->measuring = 0;
-        r->pins_applied = rt.pins_apply;
-    }
+    if (rt.settings.enabled && rt.settings.bubble)
+        r->pins_applied = rt.pins_apply; /* the bubble tree pins from the first execution */
     return r;
 }
 

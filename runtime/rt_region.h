@@ -75,6 +75,9 @@ typedef struct rt_region {
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
     int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
+    int         *perm;          /* [team_size] bubble policy: the position among its team's
+                                   CPUs each thread takes (identity until critpath decides) */
+    int         *prev_perm;     /* [team_size] the permutation before the decision */
     int          hint_moves;    /* threads moved by omp_numa_update_hints */
     struct rt_region *redirect; /* the record of the team that really ran when it was
                                    smaller than this (requested) size, or NULL */
