@@ -57,9 +57,10 @@ static void on_thread_end(ompt_data_t *thread_data)
  * from bit 48.
  */
 #define SLOT_SHIFT 48
+#define TIMED_BIT 1ull /* region records are 64-byte aligned: the low bits are free */
 static uint64_t team_word(const rt_region_t *r, int master_slot)
 {
-    uint64_t word = (uint64_t)(uintptr_t)r;
+    uint64_t word = (uint64_t)(uintptr_t)r | (r && rt_region_timed(r) ? TIMED_BIT : 0);
     if (master_slot >= 0 && master_slot < 0xffff && word < (1ull << 47))
         word |= (uint64_t)(master_slot + 1) << SLOT_SHIFT;
     return word;
@@ -67,7 +68,12 @@ static uint64_t team_word(const rt_region_t *r, int master_slot)
 
 static rt_region_t *team_region(uint64_t word)
 {
-    return (rt_region_t *)(uintptr_t)(word & ((1ull << SLOT_SHIFT) - 1));
+    return (rt_region_t *)(uintptr_t)(word & ((1ull << SLOT_SHIFT) - 1) & ~63ull);
+}
+
+static int team_timed(uint64_t word)
+{
+    return (int)(word & TIMED_BIT);
 }
 
 static int team_master_slot(uint64_t word)
@@ -115,8 +121,9 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     OM_CHAIN(ompt_callback_parallel_end, ompt_callback_parallel_end_t, user_data(parallel_data), encountering_task_data,
              flags, codeptr_ra);
     rt_thread_t *thr = thread_self();
+    const rt_team_data_t *t = team_of(parallel_data);
     if (thr && thr->ended)
-        rt_event_region_end(thr, thr->ended);
+        rt_event_region_end(thr, thr->ended, t ? team_timed(t->word) : 1);
     if (thr)
         thr->ended = NULL;
 }
@@ -134,13 +141,14 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         return;
     if (endpoint == ompt_scope_begin) {
         rt_region_t *r = NULL;
-        int master_slot = -1;
+        int master_slot = -1, timed = 0;
         const rt_team_data_t *t = team_of(parallel_data);
         if (thr->depth < RT_MAX_DEPTH && t) {
             r = rt_region_for_team(team_region(t->word), (int)actual_parallelism);
             master_slot = team_master_slot(t->word);
+            timed = team_timed(t->word);
         }
-        rt_event_task_begin(thr, r, (int)index, master_slot);
+        rt_event_task_begin(thr, r, (int)index, master_slot, timed);
     } else {
         int d = thr->depth - 1;
         if (d >= 0 && d < RT_MAX_DEPTH && thr->index[d] == 0)

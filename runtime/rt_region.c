@@ -75,9 +75,10 @@ static void region_free(rt_region_t *r)
 static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent)
 {
     size_t n = (size_t)team_size, cells = n * (size_t)(rt.topo_ok ? rt.topo.nnodes : 1);
-    rt_region_t *r = calloc(1, sizeof *r);
+    rt_region_t *r = aligned_alloc(_Alignof(rt_region_t), sizeof *r);
     if (!r)
         return NULL;
+    memset(r, 0, sizeof *r);
     /* Each thread's hot slot on a cache line of its own: written every execution. */
     r->slot = aligned_alloc(64, n * sizeof *r->slot);
     r->busy_sum = calloc(n, sizeof *r->busy_sum);
@@ -226,7 +227,15 @@ rt_region_t *rt_region_for_team(rt_region_t *requested, int actual)
     return r;
 }
 
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot)
+int rt_region_timed(const rt_region_t *r)
+{
+    if (r->redirect)
+        r = r->redirect;
+    int settled = !r->measuring && r->outcome != RT_OUTCOME_SAMPLING && r->outcome != RT_OUTCOME_VERIFYING;
+    return !settled || r->executions % RT_TIMING_STRIDE == 0;
+}
+
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed)
 {
     int d = thr->depth++;
     if (d >= RT_MAX_DEPTH)
@@ -234,6 +243,7 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
     thr->region[d] = r;
     thr->index[d] = index;
     thr->arrived[d] = 0;
+    thr->timed[d] = timed;
     thr->slot[d] = -1;
     if (!r || index >= r->team_size)
         return;
@@ -256,7 +266,8 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
         r->seen_cpu[index] = sched_getcpu();
         rt_counters_thread_begin(r, index);
     }
-    thr->t_begin[d] = rt_now_ns();
+    if (timed)
+        thr->t_begin[d] = rt_now_ns();
 }
 
 void rt_event_barrier_arrive(rt_thread_t *thr)
@@ -267,7 +278,7 @@ void rt_event_barrier_arrive(rt_thread_t *thr)
     rt_region_t *r = thr->region[d];
     int i = thr->index[d];
     thr->arrived[d] = 1;
-    if (!r || i >= r->team_size)
+    if (!r || i >= r->team_size || !thr->timed[d])
         return;
     __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
     if (r->measuring)
@@ -295,7 +306,7 @@ void rt_event_task_end(rt_thread_t *thr)
     }
 }
 
-void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
+void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
 {
     (void)thr;
     /* The counter source first, always: what it armed must not outlive the construct. */
@@ -305,6 +316,12 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
      * executions go uncounted (their timings came from the same slots). */
     if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))
         return;
+    r->executions++;
+    if (!timed) {
+        __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+        return;
+    }
+    r->timed_executions++;
     uint64_t cp = 0;
     for (int i = 0; i < r->team_size; i++) {
         uint64_t b = __atomic_load_n(&r->slot[i].busy_last, __ATOMIC_RELAXED);
@@ -312,7 +329,6 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r)
         if (b > cp)
             cp = b;
     }
-    r->executions++;
     r->cp_sum += cp;
     if (cp < r->cp_min)
         r->cp_min = cp;

@@ -42,15 +42,32 @@ typedef struct rt_slot {
  * after the join barrier made the workers' writes visible.
  */
 typedef struct rt_region {
+    /* Read by every team member at every execution; written only when the
+     * region is created or changes phase. Kept apart from the fields below,
+     * which the primary writes at every execution, so members do not miss
+     * in cache on lines the primary just wrote. */
     const void *codeptr;
     int         team_size;
     int         id;
     int         parent_id;      /* -1 for an outermost region */
     int         level;          /* nesting level, 1 = outermost parallel */
-
-    int         ending;         /* a primary is doing this record's end-of-region work */
-    uint64_t    executions;
     rt_slot_t  *slot;           /* [team_size] each thread's hot slot */
+    int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
+    int         *perm;          /* [team_size] bubble policy: the position among its team's
+                                   CPUs each thread takes (identity until critpath decides) */
+    int          measuring;     /* 1: counters on (sampling), 0: timing only */
+    int          pins_applied;  /* 0 in dry-run mode */
+    struct rt_region *redirect; /* the record of the team that really ran when it was
+                                   smaller than this (requested) size, or NULL */
+    uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
+    uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
+    int          confirming;    /* 1 while tnt_after is being sampled */
+    int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
+
+    /* Written by the primary at the end of every execution. */
+    _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
+    uint64_t    executions;
+    uint64_t    timed_executions; /* executions whose threads read the clock (see rt_region_timed) */
     uint64_t   *busy_sum;       /* [team_size] ns, all executions */
     uint64_t    cp_sum;         /* sum of critical paths (ns) */
     uint64_t    cp_min, cp_max;
@@ -61,31 +78,20 @@ typedef struct rt_region {
     uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
     uint64_t     phase_min, phase_max;
     int          resamples;     /* times a drift re-opened sampling */
-    double       cp_before_ns;  /* mean critical path before the decision */
-    double       cp_after_ns;   /* mean after it (0 while not measured) */
+    double       cp_before_ns;  /* fastest baseline execution before the decision */
+    double       cp_after_ns;   /* fastest verification execution after it (0: not measured) */
     double       cp_settled_ns; /* mean of the first window once settled: drift reference
                                    (0 not yet measured, -1 skip the next window) */
     double       noise;         /* relative spread measured while sampling */
-    uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
     uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
-    uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
-    int          confirming;    /* 1 while tnt_after is being sampled */
     int         *map_node;      /* [team_size] decided node, -1 undecided */
-    int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
-    int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
-    int         *perm;          /* [team_size] bubble policy: the position among its team's
-                                   CPUs each thread takes (identity until critpath decides) */
     int         *prev_perm;     /* [team_size] the permutation before the decision */
     int          hint_moves;    /* threads moved by omp_numa_update_hints */
-    struct rt_region *redirect; /* the record of the team that really ran when it was
-                                   smaller than this (requested) size, or NULL */
-    int          measuring;     /* 1: counters on (sampling), 0: timing only */
     int          decision_policy;
     double       decision_us;
     double       predicted_before, predicted_after;
-    int          pins_applied;  /* 0 in dry-run mode */
     uint64_t     repins;        /* re-pins threads made entering this region */
     uint64_t     repins_mark;   /* repins at the start of the current window */
     int          compromise;    /* pins shared with other regions to stop bouncing */
@@ -114,6 +120,7 @@ typedef struct rt_thread {
     int          index[RT_MAX_DEPTH];
     uint64_t     t_begin[RT_MAX_DEPTH];
     int          arrived[RT_MAX_DEPTH];
+    int          timed[RT_MAX_DEPTH];   /* this execution is timed */
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
     rt_team_data_t team[RT_MAX_DEPTH];  /* teams this thread encountered, by level */
     rt_region_t *ended;           /* region whose primary implicit task just ended */
@@ -155,12 +162,20 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
  * found for the requested size: itself, or when the team is smaller, the
  * region for the actual size (same code address and parent). */
 rt_region_t *rt_region_for_team(rt_region_t *requested, int actual);
-/* master_slot: the slot the team's master holds in the bubble tree (-1 none). */
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot);
+/* Whether the next execution of r is timed: every one while r samples,
+ * verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
+ * to see a drift, and settled regions cost no clock reads otherwise). The
+ * encountering thread asks, and tells its team. */
+#define RT_TIMING_STRIDE 8
+int rt_region_timed(const rt_region_t *r);
+
+/* master_slot: the slot the team's master holds in the bubble tree (-1 none);
+ * timed: rt_region_timed's answer for this execution. */
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed);
 void rt_event_barrier_arrive(rt_thread_t *thr);
 void rt_event_task_end(rt_thread_t *thr);
 /* The primary, after the join barrier. */
-void rt_event_region_end(rt_thread_t *thr, rt_region_t *r);
+void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed);
 
 uint64_t rt_now_ns(void);
 

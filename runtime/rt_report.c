@@ -65,14 +65,15 @@ static void json_region(FILE *f, const rt_region_t *r)
     rt_json_string(f, addr);
     fprintf(f, ",\"symbol\":");
     rt_json_string(f, sym);
-    fprintf(f, ",\"parent\":%d,\"level\":%d,\"team_size\":%d,\"executions\":%llu,\"busy_ns\":[", r->parent_id,
-            r->level, r->team_size, (unsigned long long)r->executions);
+    uint64_t timed = r->timed_executions;
+    fprintf(f, ",\"parent\":%d,\"level\":%d,\"team_size\":%d,\"executions\":%llu,\"timed_executions\":%llu,"
+            "\"busy_ns\":[", r->parent_id, r->level, r->team_size, (unsigned long long)r->executions,
+            (unsigned long long)timed);
     for (int i = 0; i < r->team_size; i++)
-        fprintf(f, "%s%llu", i ? "," : "",
-                (unsigned long long)(r->executions ? r->busy_sum[i] / r->executions : 0));
+        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)(timed ? r->busy_sum[i] / timed : 0));
     fprintf(f, "],\"critical_path_ns\":{\"mean\":%.0f,\"min\":%llu,\"max\":%llu,\"before\":%.0f,\"after\":%.0f}",
-            r->executions ? (double)r->cp_sum / (double)r->executions : 0.0,
-            (unsigned long long)(r->executions ? r->cp_min : 0), (unsigned long long)r->cp_max,
+            timed ? (double)r->cp_sum / (double)timed : 0.0,
+            (unsigned long long)(timed ? r->cp_min : 0), (unsigned long long)r->cp_max,
             r->cp_before_ns, r->cp_after_ns);
     fprintf(f, ",\"tnt\":[");
     for (int i = 0; i < r->team_size; i++) {
@@ -181,7 +182,7 @@ void rt_report_text(FILE *f)
             snprintf(cpus + n, sizeof cpus - n, ",...");
         fprintf(f, "ompnuma: %3d %-28.28s %4d %8llu %12.1f %12.1f %12.1f  %-11s %s\n", r->id, sym, r->team_size,
                 (unsigned long long)r->executions,
-                r->executions ? (double)r->cp_sum / (double)r->executions / 1e3 : 0.0, r->cp_before_ns / 1e3,
+                r->timed_executions ? (double)r->cp_sum / (double)r->timed_executions / 1e3 : 0.0, r->cp_before_ns / 1e3,
                 r->cp_after_ns / 1e3, rt_outcome_name(r->outcome), cpus);
     }
     fflush(f);

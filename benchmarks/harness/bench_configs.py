@@ -9,6 +9,11 @@ POLICIES = ("off", "critpath", "maxlocal", "exhaustive")
 DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma") + tuple(
     "ompnuma-" + p for p in POLICIES)
 
+# Named OMP_PLACEMENT settings, for what a policy word alone cannot say (-c splits on commas).
+# sampling: every timed execution is a sampled one (pagefault source on large anonymous
+# mappings): the cost of the sampling phase, next to the settled cost of plain "ompnuma".
+NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off"}
+
 # Variables a run must not inherit from the caller: they would change the runtime under test.
 _STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
 
@@ -45,6 +50,7 @@ def parse(name):
             return Config(name, what + ", default policy", variant, True, {})
         if name.startswith(prefix + "-") and len(name) > len(prefix) + 1:
             policy = name[len(prefix) + 1:]
+            policy = NAMED.get(policy, policy)
             return Config(name, "%s, OMP_PLACEMENT=%s" % (what, policy), variant, True,
                           {"OMP_PLACEMENT": policy})
     if name == "libgomp":
@@ -53,7 +59,7 @@ def parse(name):
         return Config(name, "gcc build on GCC's libgomp, OMP_PROC_BIND=" + name[8:], "gcc", False,
                       {"OMP_PROC_BIND": name[8:]})
     raise ValueError("unknown configuration %r; known: stock, stock-<bind>, libgomp, libgomp-<bind> "
-                     "(<bind>: %s), ompnuma, ompnuma-<policy> (%s, ...), libgomp-ompnuma[-<policy>]"
+                     "(<bind>: %s), ompnuma, ompnuma-<policy> (%s, ...), ompnuma-sampling, libgomp-ompnuma[-<policy>]"
                      % (name, "|".join(PROC_BIND), "|".join(POLICIES)))
 
 

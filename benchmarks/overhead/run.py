@@ -13,7 +13,7 @@ import bench  # noqa: E402
 
 # The target: an empty parallel region with ompnuma loaded and settled costs at most 1.05x stock
 # on 2 threads. Every default below can be overridden on the command line (see --help).
-DEFAULTS = {"configs": "stock,ompnuma,ompnuma-off", "repeats": 5, "threads": 2,
+DEFAULTS = {"configs": "stock,ompnuma,ompnuma-off,ompnuma-sampling", "repeats": 5, "threads": 2,
             "target_metric": "parallel-empty_ns", "tolerance": 0.05}
 
 
