@@ -1,6 +1,4 @@
 /* om_tool.c: ompnuma's OMPT tool: turns region, task, barrier and thread events into runtime calls. */
-#include <dlfcn.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -9,7 +7,6 @@
 
 #include "om_chain.h"
 #include "om_tool.h"
-#include "rt_log.h"
 #include "rt_region.h"
 #include "rt_runtime.h"
 
@@ -50,11 +47,12 @@ static void on_thread_end(ompt_data_t *thread_data)
 
 /*
  * What every team member needs, published by the encountering thread before
- * the team forks (in its rt_team_data_t for the team's level): the region (found for the requested team size and the
- * encountering thread's own region as parent, which members cannot see),
- * and for the bubble policy the slot the team's master holds. Region
- * records are heap pointers below 2^47; the slot + 1 goes in the 16 bits
- * from bit 48.
+ * the team forks, in its rt_team_data_t for the team's level: the region
+ * (found for the requested team size with the encountering thread's own
+ * region as parent, which members cannot see), whether this execution is
+ * timed, and for the bubble policy the slot the team's master holds.
+ * Region records are 64-byte aligned heap pointers below 2^47: the timed
+ * bit is bit 0, the slot + 1 goes in the 16 bits from bit 48.
  */
 #define SLOT_SHIFT 48
 #define TIMED_BIT 1ull /* region records are 64-byte aligned: the low bits are free */

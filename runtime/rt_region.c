@@ -9,12 +9,11 @@
 #include "rt_affinity.h"
 #include "rt_bubble.h"
 #include "rt_counters.h"
-#include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_region.h"
 #include "rt_runtime.h"
 
-/* Open addressing over (codeptr, team size). A program has tens of parallel
+/* Open addressing over (codeptr, team size, parent). A program has tens of
  * regions, rarely hundreds; a full table leaves new regions unmeasured. */
 #define TABLE_SIZE 4096
 #define TABLE_MASK (TABLE_SIZE - 1)
