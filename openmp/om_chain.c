@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "om_chain.h"
+#include "om_team.h"
 #include "rt_log.h"
 
 ompt_callback_t om_chain_user[OM_CHAIN_EVENTS];
@@ -80,21 +81,83 @@ void om_chain_register(ompt_set_callback_t set, ompt_callbacks_t event, ompt_cal
     set(event, cb);
 }
 
+/* Events ompnuma does not use but whose arguments include a parallel_data:
+ * the tool gets its own word in place of ompnuma's record. */
+static void work_cb(ompt_work_t wstype, ompt_scope_endpoint_t ep, ompt_data_t *pd, ompt_data_t *task,
+                    uint64_t count, const void *ra)
+{
+    OM_CHAIN(ompt_callback_work, ompt_callback_work_t, wstype, ep, om_user_data(pd), task, count, ra);
+}
+
+static void dispatch_cb(ompt_data_t *pd, ompt_data_t *task, ompt_dispatch_t kind, ompt_data_t instance)
+{
+    OM_CHAIN(ompt_callback_dispatch, ompt_callback_dispatch_t, om_user_data(pd), task, kind, instance);
+}
+
+static void masked_cb(ompt_scope_endpoint_t ep, ompt_data_t *pd, ompt_data_t *task, const void *ra)
+{
+    OM_CHAIN(ompt_callback_masked, ompt_callback_masked_t, ep, om_user_data(pd), task, ra);
+}
+
+static void reduction_cb(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pd, ompt_data_t *task,
+                         const void *ra)
+{
+    OM_CHAIN(ompt_callback_reduction, ompt_callback_sync_region_t, kind, ep, om_user_data(pd), task, ra);
+}
+
+static void sync_wait_cb(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pd, ompt_data_t *task,
+                         const void *ra)
+{
+    OM_CHAIN(ompt_callback_sync_region_wait, ompt_callback_sync_region_t, kind, ep, om_user_data(pd), task, ra);
+}
+
+static ompt_callback_t wrapper_for(ompt_callbacks_t event)
+{
+    switch (event) {
+    case ompt_callback_work: return (ompt_callback_t)work_cb;
+    case ompt_callback_dispatch: return (ompt_callback_t)dispatch_cb;
+    case ompt_callback_masked: return (ompt_callback_t)masked_cb;
+    case ompt_callback_reduction: return (ompt_callback_t)reduction_cb;
+    case ompt_callback_sync_region_wait: return (ompt_callback_t)sync_wait_cb;
+    default: return NULL;
+    }
+}
+
 /* The user tool's ompt_set_callback: events ompnuma owns are called from
- * ompnuma's own callbacks; all others go straight to the runtime. */
+ * ompnuma's own callbacks; events carrying a parallel_data go through a
+ * wrapper; all others go straight to the runtime. */
 static ompt_set_result_t chain_set_callback(ompt_callbacks_t event, ompt_callback_t cb)
 {
     if ((unsigned)event < OM_CHAIN_EVENTS && ours[event]) {
         om_chain_user[event] = cb;
         return ompt_set_always;
     }
+    ompt_callback_t wrapper = (unsigned)event < OM_CHAIN_EVENTS ? wrapper_for(event) : NULL;
+    if (wrapper) {
+        om_chain_user[event] = cb;
+        return real_set(event, cb ? wrapper : NULL);
+    }
     return real_set(event, cb);
+}
+
+static ompt_get_parallel_info_t real_parallel_info;
+
+static int chain_parallel_info(int ancestor_level, ompt_data_t **parallel_data, int *team_size)
+{
+    int rc = real_parallel_info(ancestor_level, parallel_data, team_size);
+    if (rc && parallel_data && *parallel_data)
+        *parallel_data = om_user_data(*parallel_data);
+    return rc;
 }
 
 static ompt_interface_fn_t chain_lookup(const char *name)
 {
     if (!strcmp(name, "ompt_set_callback"))
         return (ompt_interface_fn_t)chain_set_callback;
+    if (!strcmp(name, "ompt_get_parallel_info")) {
+        real_parallel_info = (ompt_get_parallel_info_t)real_lookup(name);
+        return real_parallel_info ? (ompt_interface_fn_t)chain_parallel_info : NULL;
+    }
     return real_lookup(name);
 }
 

@@ -6,7 +6,9 @@
 #include <omp-tools.h>
 
 #include "om_chain.h"
+#include "om_team.h"
 #include "om_tool.h"
+#include "rt_counters.h"
 #include "rt_region.h"
 #include "rt_runtime.h"
 
@@ -79,49 +81,47 @@ static int team_master_slot(uint64_t word)
     return (int)(word >> SLOT_SHIFT) - 1;
 }
 
-/* The team record behind a parallel_data (NULL when it is not one of ours:
- * the initial task's, or a team below the measured depth). */
-static rt_team_data_t *team_of(const ompt_data_t *pd)
-{
-    rt_team_data_t *t = pd ? pd->ptr : NULL;
-    return t && t->magic == RT_TEAM_MAGIC ? t : NULL;
-}
-
-/* The data word a chained user tool sees for a team: its own. */
-static ompt_data_t *user_data(ompt_data_t *pd)
-{
-    rt_team_data_t *t = team_of(pd);
-    return t ? (ompt_data_t *)&t->user : pd;
-}
-
 static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *frame,
                               ompt_data_t *parallel_data, unsigned int requested, int flags,
                               const void *codeptr_ra)
 {
+    static rt_team_data_t orphan; /* only when a thread's state could not be allocated */
     rt_thread_t *thr = thread_self();
     int d = thr ? thr->depth : RT_MAX_DEPTH; /* the new team's level */
-    if (d < RT_MAX_DEPTH) {
+    rt_team_data_t *t;
+    uint64_t word = 0;
+    if (!thr) {
+        t = &orphan;
+    } else if (flags & ompt_parallel_league) {
+        /* A teams construct's league is not a parallel region ompnuma places;
+         * its initial tasks end with no event that would end a measurement. */
+        t = &thr->league;
+    } else if (d < RT_MAX_DEPTH) {
         int slot = d > 0 ? thr->slot[d - 1] : -1;
-        rt_region_t *r = rt_event_parallel_begin(thr, codeptr_ra, (int)requested);
-        rt_team_data_t *t = &thr->team[d];
-        *t = (rt_team_data_t){.magic = RT_TEAM_MAGIC, .word = team_word(r, slot), .user = 0};
-        parallel_data->ptr = t;
+        word = team_word(rt_event_parallel_begin(thr, codeptr_ra, (int)requested), slot);
+        t = &thr->team[d];
     } else {
-        parallel_data->ptr = NULL;
+        t = &thr->deep;
     }
+    *t = (rt_team_data_t){.magic = RT_TEAM_MAGIC, .word = word, .user = 0};
+    parallel_data->ptr = t;
     OM_CHAIN(ompt_callback_parallel_begin, ompt_callback_parallel_begin_t, encountering_task_data, frame,
-             user_data(parallel_data), requested, flags, codeptr_ra);
+             om_user_data(parallel_data), requested, flags, codeptr_ra);
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
                             const void *codeptr_ra)
 {
-    OM_CHAIN(ompt_callback_parallel_end, ompt_callback_parallel_end_t, user_data(parallel_data), encountering_task_data,
+    OM_CHAIN(ompt_callback_parallel_end, ompt_callback_parallel_end_t, om_user_data(parallel_data), encountering_task_data,
              flags, codeptr_ra);
     rt_thread_t *thr = thread_self();
-    const rt_team_data_t *t = team_of(parallel_data);
+    const rt_team_data_t *t = om_team_of(parallel_data);
     if (thr && thr->ended)
         rt_event_region_end(thr, thr->ended, t ? team_timed(t->word) : 1);
+    else if (t && team_region(t->word))
+        /* No region end was seen (the team's region could not be recorded):
+         * still take back whatever the counter source armed for it. */
+        rt_counters_region_end(team_region(t->word));
     if (thr)
         thr->ended = NULL;
 }
@@ -130,23 +130,28 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              ompt_data_t *task_data, unsigned int actual_parallelism, unsigned int index,
                              int flags)
 {
-    OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, user_data(parallel_data), task_data,
-             actual_parallelism, index, flags);
-    if (flags & ompt_task_initial)
-        return;
     rt_thread_t *thr = thread_self();
-    if (!thr)
+    /* The initial task's parallel region is the only one ompnuma did not
+     * begin: it gets the thread's record before a tool can write the word. */
+    if ((flags & ompt_task_initial) && endpoint == ompt_scope_begin && thr && parallel_data &&
+        !parallel_data->value) {
+        thr->initial = (rt_team_data_t){.magic = RT_TEAM_MAGIC, .word = 0, .user = 0};
+        parallel_data->ptr = &thr->initial;
+    }
+    OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, om_user_data(parallel_data), task_data,
+             actual_parallelism, index, flags);
+    if ((flags & ompt_task_initial) || !thr)
         return;
     if (endpoint == ompt_scope_begin) {
         rt_region_t *r = NULL;
         int master_slot = -1, timed = 0;
-        const rt_team_data_t *t = team_of(parallel_data);
+        const rt_team_data_t *t = om_team_of(parallel_data);
         if (thr->depth < RT_MAX_DEPTH && t) {
             r = rt_region_for_team(team_region(t->word), (int)actual_parallelism);
             master_slot = team_master_slot(t->word);
             timed = team_timed(t->word);
         }
-        rt_event_task_begin(thr, r, (int)index, master_slot, timed);
+        rt_event_task_begin(thr, r, (int)index, master_slot, timed, t);
     } else {
         int d = thr->depth - 1;
         if (d >= 0 && d < RT_MAX_DEPTH && thr->index[d] == 0)
@@ -158,7 +163,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
 {
-    OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, user_data(parallel_data), task_data,
+    OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, om_user_data(parallel_data), task_data,
              codeptr_ra);
     /* Arrival at the region's closing barrier ends a thread's busy time. */
     if (endpoint == ompt_scope_begin &&

@@ -63,16 +63,16 @@ void rt_counters_init(void)
             rt_verbose(1, "counter source %s unavailable: %s", rt_source_name(s), rt.source_reason[s]);
 }
 
-void rt_counters_region_begin(rt_region_t *r)
+void rt_counters_region_begin(rt_region_t *r, const void *team)
 {
     if (active && active->region_begin)
-        active->region_begin(r);
+        active->region_begin(r, team);
 }
 
-void rt_counters_thread_begin(rt_region_t *r, int index)
+void rt_counters_thread_begin(rt_region_t *r, int index, const void *team)
 {
     if (active && active->thread_begin)
-        active->thread_begin(r, index);
+        active->thread_begin(r, index, team);
 }
 
 void rt_counters_thread_end(rt_region_t *r, int index)

@@ -208,7 +208,9 @@ static void decide_in_team(rt_region_t *r)
     int *pos_node = malloc((size_t)n * sizeof *pos_node), *cap = calloc((size_t)nd, sizeof *cap);
     int *cores = malloc((size_t)n * sizeof *cores), *perm = malloc((size_t)n * sizeof *perm);
     int rc = -1, same = 1;
-    if (pos_node && cap && cores && perm && rt_bubble_team_nodes(r, pos_node) == 0) {
+    /* Only outermost teams: a nested record is shared by the inner teams of
+     * every outer thread, each on its own CPUs. */
+    if (r->level == 1 && pos_node && cap && cores && perm && rt_bubble_team_nodes(r, pos_node) == 0) {
         for (int i = 0; i < n; i++)
             cap[pos_node[i]]++;
         pl_topo_t topo = {.nnodes = nd, .capacity = cap, .distance = rt.topo.distance, .numa_factor = rt.numa_factor};
@@ -409,6 +411,12 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         return;
     case RT_OUTCOME_SAMPLING:
         if (r->measuring) {
+            /* An intrusive source samples one execution at a time: one that
+             * another region held (a parent sampling at the same time) does
+             * not count, unless that goes on for long. */
+            if (rt_counters_intrusive() && r->armed_execs == r->armed_seen && ++r->unarmed < 8 * sample)
+                return;
+            r->armed_seen = r->armed_execs;
             /* Counting executions: their times are not a fair baseline when
              * the source slows them, so a timing-only phase follows. */
             phase_add(r, cp);

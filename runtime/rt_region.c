@@ -209,7 +209,7 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     /* A team that came out smaller last time is measured as the smaller one. */
     rt_region_t *m = r && r->redirect ? r->redirect : r;
     if (m && m->measuring)
-        rt_counters_region_begin(m);
+        rt_counters_region_begin(m, &thr->team[d]);
     return r;
 }
 
@@ -234,7 +234,8 @@ int rt_region_timed(const rt_region_t *r)
     return !settled || r->executions % RT_TIMING_STRIDE == 0;
 }
 
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed)
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
+                         const void *team)
 {
     int d = thr->depth++;
     if (d >= RT_MAX_DEPTH)
@@ -263,7 +264,7 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
     }
     if (r->measuring) {
         r->seen_cpu[index] = sched_getcpu();
-        rt_counters_thread_begin(r, index);
+        rt_counters_thread_begin(r, index, team);
     }
     if (timed)
         thr->t_begin[d] = rt_now_ns();
@@ -277,9 +278,10 @@ void rt_event_barrier_arrive(rt_thread_t *thr)
     rt_region_t *r = thr->region[d];
     int i = thr->index[d];
     thr->arrived[d] = 1;
-    if (!r || i >= r->team_size || !thr->timed[d])
+    if (!r || i >= r->team_size)
         return;
-    __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
+    if (thr->timed[d])
+        __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
     if (r->measuring)
         rt_counters_thread_end(r, i);
 }

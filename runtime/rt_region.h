@@ -92,6 +92,9 @@ typedef struct rt_region {
     int          decision_policy;
     double       decision_us;
     double       predicted_before, predicted_after;
+    uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
+    uint64_t     armed_seen;    /* armed_execs the loop has counted */
+    int          unarmed;       /* sampling executions the source could not arm */
     uint64_t     repins;        /* re-pins threads made entering this region */
     uint64_t     repins_mark;   /* repins at the start of the current window */
     int          compromise;    /* pins shared with other regions to stop bouncing */
@@ -123,6 +126,9 @@ typedef struct rt_thread {
     int          timed[RT_MAX_DEPTH];   /* this execution is timed */
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
     rt_team_data_t team[RT_MAX_DEPTH];  /* teams this thread encountered, by level */
+    rt_team_data_t initial;             /* the initial task's implicit parallel region */
+    rt_team_data_t league;              /* a teams construct's league */
+    rt_team_data_t deep;                /* teams nested deeper than RT_MAX_DEPTH */
     rt_region_t *ended;           /* region whose primary implicit task just ended */
     int          mask_saved;      /* `mask` holds the thread's mask from before ompnuma last moved it */
     cpu_set_t    mask;
@@ -170,8 +176,10 @@ rt_region_t *rt_region_for_team(rt_region_t *requested, int actual);
 int rt_region_timed(const rt_region_t *r);
 
 /* master_slot: the slot the team's master holds in the bubble tree (-1 none);
- * timed: rt_region_timed's answer for this execution. */
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed);
+ * timed: rt_region_timed's answer for this execution; team: the team
+ * instance (its rt_team_data_t), which the counter sources tell apart. */
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
+                         const void *team);
 void rt_event_barrier_arrive(rt_thread_t *thr);
 void rt_event_task_end(rt_thread_t *thr);
 /* The primary, after the join barrier. */

@@ -11,10 +11,12 @@ typedef struct rt_source_ops {
     int      (*probe)(char *why, size_t len);
     /* Once, when chosen. May be NULL. */
     void     (*start)(void);
-    /* The encountering thread, before a sampled execution's team forks. May be NULL. */
-    void     (*region_begin)(rt_region_t *r);
-    /* Called by thread `index` around its part of a sampled execution. May be NULL. */
-    void     (*thread_begin)(rt_region_t *r, int index);
+    /* The encountering thread, before a sampled execution's team forks; team
+     * identifies this team instance (inner teams of several outer threads
+     * share one record). May be NULL. */
+    void     (*region_begin)(rt_region_t *r, const void *team);
+    /* Called by thread `index` of team instance `team` around its part of a sampled execution. May be NULL. */
+    void     (*thread_begin)(rt_region_t *r, int index, const void *team);
     void     (*thread_end)(rt_region_t *r, int index);
     /* The primary after a sampled execution: add to r->tnt, return samples added. */
     uint64_t (*region_end)(rt_region_t *r);

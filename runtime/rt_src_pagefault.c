@@ -86,6 +86,7 @@ static uint64_t rotation;
  * arming, the maps scan and every protect/unprotect pass. */
 static rt_region_t *armed;        /* the region whose execution is being sampled */
 static pid_t armed_by;            /* the thread that armed it */
+static const void *armed_team;    /* the team instance being sampled */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
@@ -293,7 +294,7 @@ static void scan_maps(void)
 
 /* ---- arm and disarm around a sampled execution ---- */
 
-static void region_begin(rt_region_t *r)
+static void region_begin(rt_region_t *r, const void *team)
 {
     /* Emulated nodes are stored in 6 bits (node + 1 < PAGE_SAMPLED). */
     if (!tab || rt.settings.track == RT_TRACK_API || r->team_size > MAX_TEAM || rt.topo.nnodes >= PAGE_NODE_MASK)
@@ -305,6 +306,7 @@ static void region_begin(rt_region_t *r)
         return;
     }
     armed = r;
+    armed_team = team;
     armed_by = (pid_t)syscall(SYS_gettid);
     scan_maps();
     size_t total = 0;
@@ -350,10 +352,11 @@ static void region_begin(rt_region_t *r)
 
 /* Only the armed team's threads are attributed (a nested team's thread 0
  * must not take over its outer index). */
-static void thread_begin(rt_region_t *r, int index)
+static void thread_begin(rt_region_t *r, int index, const void *team)
 {
     const rt_region_t *a = __atomic_load_n(&armed, __ATOMIC_ACQUIRE);
-    if (tab && a && index < MAX_TEAM && r->codeptr == a->codeptr && r->parent_id == a->parent_id)
+    if (tab && a && index < MAX_TEAM && team == armed_team && r->codeptr == a->codeptr &&
+        r->parent_id == a->parent_id)
         __atomic_store_n(&tab->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 }
 
@@ -372,6 +375,7 @@ static uint64_t region_end(rt_region_t *r)
     }
     int record = r->measuring;
     armed = NULL;
+    r->armed_execs++;
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
         for (size_t pg = 0; pg < a->npages; pg++) {
