@@ -1,5 +1,6 @@
 // In 2-node and 4-node guests, OMP_NUMA_BIND puts every page on its node (heap and mapped sizes) and OMP_NUMA_INTERLEAVE cycles pages over all nodes, checked page by page with move_pages queries; data intact.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s -I%S/Inputs -I%S/../memory/Inputs %memlib -lnuma -o %t
 // RUN: %numa-vm-run(2x2) -- %t | FileCheck %s --check-prefixes=CHECK,TWO
 // RUN: %numa-vm-run(4x1) -- %t | FileCheck %s --check-prefixes=CHECK,FOUR

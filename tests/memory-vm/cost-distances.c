@@ -1,5 +1,6 @@
 // In a 4-node guest with line distances 10,20,30,40, access costs scale with the distance matrix exactly, and migration costs are positive and grow with size (the model is calibrated inside the guest).
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s -I%S/Inputs -I%S/../memory/Inputs %memlib -lnuma -o %t
 // RUN: %numa-vm-run(4x1) -- %t | FileCheck %s
 #include "memtest.h"

@@ -1,5 +1,6 @@
 // In a 4-node guest, migrate_to_node moves every page of a buffer to each node in turn, whatever its previous placement (first touch, interleave, never touched, transparent huge pages), checked page by page; data intact.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s -I%S/Inputs -I%S/../memory/Inputs %memlib -lnuma -o %t
 // The guest enables transparent huge pages first (the harness boots with them off).
 // RUN: %numa-vm-run(4x1) --file %t -- sh -c "echo always > /sys/kernel/mm/transparent_hugepage/enabled && %t" | FileCheck %s

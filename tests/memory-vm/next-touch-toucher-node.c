@@ -1,5 +1,6 @@
 // In a 2x2 guest with threads pinned on CPUs 0 (node 0) and 2 (node 1), each armed page moves to the node of the thread that touches it next: small pages one by one, transparent huge pages as whole 2 MiB units that do not bounce; data intact.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s -I%S/Inputs -I%S/../memory/Inputs %memlib -lnuma -o %t
 // The guest enables transparent huge pages first (the harness boots with them off).
 // RUN: %numa-vm-run(2x2) --file %t --env OMP_NUM_THREADS=2 --env OMP_PLACES='{0},{2}' --env OMP_PROC_BIND=true -- sh -c "echo always > /sys/kernel/mm/transparent_hugepage/enabled && %t" | FileCheck %s

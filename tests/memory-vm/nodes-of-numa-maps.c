@@ -1,5 +1,6 @@
 // In a 2x2 guest, omp_numa_nodes_of agrees with the kernel's /proc/self/numa_maps for a mapping split between the nodes, and with numactl --membind for plain mmap memory the manager does not know.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s -I%S/Inputs -I%S/../memory/Inputs %memlib -lnuma -o %t
 // RUN: %numa-vm-run(2x2) -- %t split | FileCheck %s --check-prefix=SPLIT
 // RUN: %numa-vm-run(2x2) --file %t -- numactl --membind=1 %t membind | FileCheck %s --check-prefix=MEMBIND

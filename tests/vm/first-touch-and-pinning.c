@@ -1,6 +1,7 @@
 // first-touch-and-pinning.c: in a 2x2 guest, OpenMP threads bound to CPUs 0 and 2 run there, and first touch puts each one's pages on its node.
 // The basis of the memory and placement tests: real kernel placement, queried with move_pages.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s -o %t
 // RUN: %numa-vm-run(2x2) --env OMP_NUM_THREADS=2 --env OMP_PLACES='{0},{2}' --env OMP_PROC_BIND=true -- %t | FileCheck %s
 // CHECK-DAG: thread 0 cpu 0 node 0 pages 256 on-own-node 256

@@ -3,6 +3,7 @@
 Feature
   numa-vm    QEMU and the guest kernel are installed (tools/bootstrap setup does it).
              Mark tests that boot a VM with `REQUIRES: numa-vm`.
+Mark tests that boot a VM with `ALLOW_RETRIES: 2
 
 Substitutions (LAYOUT is one of the names below)
   %numa-vm-run(LAYOUT) [OPTIONS] [--] CMD ARGS

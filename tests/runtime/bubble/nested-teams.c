@@ -5,6 +5,7 @@
 // memory: each outer thread's vectors are bound to node (o+1) mod 4 and
 //        attached (Twisted-STREAM's layout); the bubble goes to its data.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp -O1 %s %libompnuma -o %t
 // RUN: %numa-vm-dropin(4x2) --file %t --env OMP_PLACEMENT=bubble,scheduler=cache -- %t cache > %t.cache
 // RUN: FileCheck %s --check-prefix=CACHE < %t.cache

@@ -3,6 +3,7 @@
 // after the call (made by the primary alone with OMP_NUMA_NOW, or by every
 // thread with OMP_NUMA_AT_BARRIER) each thread runs on its data's node.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s %libompnuma -o %t
 // RUN: %numa-vm-dropin(2x1) --file %t --env OMP_PROC_BIND=close --env OMP_PLACES=cores --env OMP_PLACEMENT_VERBOSE=1 -- %t now > %t.now 2> %t.now.err
 // RUN: FileCheck %s < %t.now
