@@ -422,3 +422,65 @@ void st_warn_inner(const st_options *o, const int *inner)
                     inner[t], o->threads_per_team);
         }
 }
+
+int st_nest_alloc(st_nest *s, const st_options *o, int rows)
+{
+    *s = (st_nest){.teams = o->teams, .ntimes = o->ntimes, .n = o->n};
+    size_t T = (size_t)o->teams, K = (size_t)o->ntimes;
+    s->times = calloc((size_t)rows * K, sizeof(double));
+    s->team_times = calloc((size_t)rows * T * K, sizeof(double));
+    s->vecs = calloc(3 * T, sizeof(double *));
+    s->inner = calloc(T, sizeof(int));
+    if (s->times && s->team_times && s->vecs && s->inner)
+        return 0;
+    st_nest_free(s);
+    return 2;
+}
+
+void st_nest_free(st_nest *s)
+{
+    for (int i = 0; s->vecs && i < 3 * s->teams; i++)
+        st_free(s->vecs[i]);
+    free(s->vecs);
+    free(s->inner);
+    free(s->times);
+    free(s->team_times);
+    *s = (st_nest){0};
+}
+
+void st_nest_init_team(st_nest *s, int t, int threads, double ia, double ib, double ic)
+{
+    double *a, *b, *c;
+    s->inner[t] = st_team_init(&a, &b, &c, s->n, threads, ia, ib, ic);
+    s->vecs[3 * t] = a;
+    s->vecs[3 * t + 1] = b;
+    s->vecs[3 * t + 2] = c;
+}
+
+void st_nest_timed(st_nest *s, int row, int t, int k, st_kernel q, double *a, double *b, double *c, int threads,
+                   double scalar)
+{
+    /* Orphaned constructs: they bind to the outer region whose team masters call this. */
+#pragma omp barrier
+#pragma omp master
+    s->t0 = st_now();
+#pragma omp barrier
+    double mine = st_now();
+    st_team_kernel(q, a, b, c, s->n, threads, scalar);
+    s->team_times[((size_t)row * (size_t)s->teams + (size_t)t) * (size_t)s->ntimes + (size_t)k] = st_now() - mine;
+#pragma omp barrier
+#pragma omp master
+    s->times[(size_t)row * (size_t)s->ntimes + (size_t)k] = st_now() - s->t0;
+}
+
+int st_nest_check(const st_nest *s, int t, double ea, double eb, double ec)
+{
+    const double expected[3] = {ea, eb, ec};
+    int valid = 1;
+    for (int v = 0; v < 3; v++) {
+        char name[32];
+        snprintf(name, sizeof name, "%c of team %d", "abc"[v], t);
+        valid &= st_check(name, s->vecs[3 * t + v], s->n, expected[v]);
+    }
+    return valid;
+}

@@ -94,6 +94,31 @@ int st_teams_missing(const st_options *o, int got);
 /* Warns on stderr for each team whose inner region had another size than o->threads_per_team. */
 void st_warn_inner(const st_options *o, const int *inner);
 
+/* The teams of Nested- and Twisted-STREAM: each team's three vectors, how many threads its inner
+ * region had, and the timings of `rows` timed rows (kernels or phases) of o->ntimes executions:
+ * times[row][k] for all teams together, team_times[row][t][k] for each team. */
+typedef struct st_nest {
+    int     teams, ntimes;
+    size_t  n;
+    double *times, *team_times;
+    double **vecs;   /* [3 * teams]: a, b, c of team t at 3t, 3t+1, 3t+2 */
+    int    *inner;   /* [teams] */
+    int     outer;   /* teams the outer region really had */
+    double  t0;      /* start of the current timed execution (shared by the teams) */
+} st_nest;
+
+/* 0, or 2 (the programs' exit status) when memory ran out. */
+int  st_nest_alloc(st_nest *s, const st_options *o, int rows);
+void st_nest_free(st_nest *s);
+/* Called by the master of team t inside the outer region: st_team_init of the team's vectors. */
+void st_nest_init_team(st_nest *s, int t, int threads, double ia, double ib, double ic);
+/* Called by the master of team t inside the outer region: one timed execution k of row `row`. All teams
+ * start together (so the rate is the machine's, not one node's) and the slowest ends it. */
+void st_nest_timed(st_nest *s, int row, int t, int k, st_kernel q, double *a, double *b, double *c, int threads,
+                   double scalar);
+/* Checks team t's vectors against (ea, eb, ec), naming them "a of team t" ...; 1 when all are right. */
+int  st_nest_check(const st_nest *s, int t, double ea, double eb, double ec);
+
 /* Prints the bandwidth table, the verification and the timed total, and the JSON record
  * when o->json is set. `extra` is NULL or more JSON members ("\"k\": v, ...") for the record. */
 void st_report(const char *bench, const st_options *o, int threads, const st_row *rows, int nrows,

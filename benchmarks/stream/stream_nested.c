@@ -12,51 +12,30 @@ int main(int argc, char **argv)
     st_nesting_on();
     const int T = o.teams, K = o.ntimes;
     const size_t n = o.n;
-    /* times[q][k]: all teams together; team_times[q][t][k]: each team on its own. */
-    double *times = calloc((size_t)ST_NKERNELS * (size_t)K, sizeof(double));
-    double *team_times = calloc((size_t)ST_NKERNELS * (size_t)T * (size_t)K, sizeof(double));
-    double **vecs = calloc(3 * (size_t)T, sizeof(double *));
-    int *inner = calloc((size_t)T, sizeof(int));
-    if (!times || !team_times || !vecs || !inner)
+    st_nest s;
+    if (st_nest_alloc(&s, &o, ST_NKERNELS))
         return 2;
-    int outer = 0;
     double t_all = 0.0;
 
 #pragma omp parallel num_threads(T)
     {
         const int t = omp_get_thread_num();
 #pragma omp master
-        outer = omp_get_num_threads();
-        double *a, *b, *c;
-        inner[t] = st_team_init(&a, &b, &c, n, o.threads_per_team, 1.0, 2.0, 0.0);
-        vecs[3 * t] = a;
-        vecs[3 * t + 1] = b;
-        vecs[3 * t + 2] = c;
+        s.outer = omp_get_num_threads();
+        st_nest_init_team(&s, t, o.threads_per_team, 1.0, 2.0, 0.0);
+        double *a = s.vecs[3 * t], *b = s.vecs[3 * t + 1], *c = s.vecs[3 * t + 2];
 #pragma omp barrier
 #pragma omp master
         t_all = st_now();
-        double t0 = 0.0;
-        for (int k = 0; k < K; k++) {
-            for (int q = 0; q < ST_NKERNELS; q++) {
-                /* All teams start a kernel together, so the rate is the machine's, not one node's. */
-#pragma omp barrier
-#pragma omp master
-                t0 = st_now();
-#pragma omp barrier
-                double mine = st_now();
-                st_team_kernel((st_kernel)q, a, b, c, n, o.threads_per_team, ST_SCALAR);
-                team_times[((size_t)q * T + t) * K + k] = st_now() - mine;
-#pragma omp barrier
-#pragma omp master
-                times[(size_t)q * K + k] = st_now() - t0;
-            }
-        }
+        for (int k = 0; k < K; k++)
+            for (int q = 0; q < ST_NKERNELS; q++)
+                st_nest_timed(&s, q, t, k, (st_kernel)q, a, b, c, o.threads_per_team, ST_SCALAR);
 #pragma omp master
         t_all = st_now() - t_all;
     }
-    if (st_teams_missing(&o, outer))
+    if (st_teams_missing(&o, s.outer))
         return 2;
-    st_warn_inner(&o, inner);
+    st_warn_inner(&o, s.inner);
 
     double ea = 1.0, eb = 2.0, ec = 0.0;
     for (int k = 0; k < K; k++) {
@@ -67,13 +46,8 @@ int main(int argc, char **argv)
     }
     int valid = 1, threads = 0;
     for (int t = 0; t < T; t++) {
-        char name[3][32];
-        for (int v = 0; v < 3; v++)
-            snprintf(name[v], sizeof name[v], "%c of team %d", "abc"[v], t);
-        valid &= st_check(name[0], vecs[3 * t], n, ea);
-        valid &= st_check(name[1], vecs[3 * t + 1], n, eb);
-        valid &= st_check(name[2], vecs[3 * t + 2], n, ec);
-        threads += inner[t];
+        valid &= st_nest_check(&s, t, ea, eb, ec);
+        threads += s.inner[t];
     }
 
     printf("Nested-STREAM: %d teams x %d threads, %zu elements per vector (%.1f MiB per team), %d executions\n", T,
@@ -82,15 +56,9 @@ int main(int argc, char **argv)
     const double per_elem[ST_NKERNELS] = {2, 2, 3, 3};
     st_row rows[ST_NKERNELS];
     for (int q = 0; q < ST_NKERNELS; q++)
-        rows[q] = (st_row){st_kernel_names[q], per_elem[q] * w, times + (size_t)q * K, team_times + (size_t)q * T * K};
-    char extra[64];
-    snprintf(extra, sizeof extra, "\"variant\": \"nested\"");
-    st_report("stream-nested", &o, threads, rows, ST_NKERNELS, valid, t_all, extra);
-    for (int i = 0; i < 3 * T; i++)
-        st_free(vecs[i]);
-    free(vecs);
-    free(inner);
-    free(times);
-    free(team_times);
+        rows[q] = (st_row){st_kernel_names[q], per_elem[q] * w, s.times + (size_t)q * K,
+                           s.team_times + (size_t)q * T * K};
+    st_report("stream-nested", &o, threads, rows, ST_NKERNELS, valid, t_all, "\"variant\": \"nested\"");
+    st_nest_free(&s);
     return valid ? 0 : 1;
 }

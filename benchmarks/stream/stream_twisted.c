@@ -16,35 +16,27 @@ int main(int argc, char **argv)
     st_nesting_on();
     const int T = o.teams, K = o.ntimes;
     const size_t n = o.n;
-    double *times = calloc(2 * (size_t)K, sizeof(double));
-    double *team_times = calloc(2 * (size_t)T * (size_t)K, sizeof(double));
-    double **vecs = calloc(3 * (size_t)T, sizeof(double *));
-    int *inner = calloc((size_t)T, sizeof(int));
-    if (!times || !team_times || !vecs || !inner)
+    st_nest s;
+    if (st_nest_alloc(&s, &o, 2))
         return 2;
-    int outer = 0;
     double t_all = 0.0;
 
 #pragma omp parallel num_threads(T)
     {
         const int t = omp_get_thread_num();
 #pragma omp master
-        outer = omp_get_num_threads();
+        s.outer = omp_get_num_threads();
         /* Team-specific values: a set handled by the wrong team or skipped shows in the check. */
-        double *a, *b, *c;
-        inner[t] = st_team_init(&a, &b, &c, n, o.threads_per_team, 1.0, 2.0 + t, 0.5 * (t + 1));
-        vecs[3 * t] = a;
-        vecs[3 * t + 1] = b;
-        vecs[3 * t + 2] = c;
+        st_nest_init_team(&s, t, o.threads_per_team, 1.0, 2.0 + t, 0.5 * (t + 1));
+        double *a = s.vecs[3 * t], *b = s.vecs[3 * t + 1], *c = s.vecs[3 * t + 2];
 #pragma omp barrier
 #pragma omp master
         t_all = st_now();
-        double t0 = 0.0;
         for (int phase = 0; phase < 2; phase++) {
             /* Phase 2: the written vector a and the read vector b belong to the next team; so does c
              * with --remote all, while with --remote two the team keeps reading its own c. */
             const int u = phase ? (t + 1) % T : t;
-            double *pa = vecs[3 * u], *pb = vecs[3 * u + 1], *pc = vecs[3 * (phase && !o.remote_all ? t : u) + 2];
+            double *pa = s.vecs[3 * u], *pb = s.vecs[3 * u + 1], *pc = s.vecs[3 * (phase && !o.remote_all ? t : u) + 2];
             if (phase && st_numa.attach) {
                 /* Tell ompnuma what changed: the same threads now use another team's data. */
 #pragma omp parallel num_threads(o.threads_per_team)
@@ -58,38 +50,24 @@ int main(int argc, char **argv)
                     st_hints_apply();
                 }
             }
-            for (int k = 0; k < K; k++) {
-#pragma omp barrier
-#pragma omp master
-                t0 = st_now();
-#pragma omp barrier
-                double mine = st_now();
-                st_team_kernel(ST_TRIAD, pa, pb, pc, n, o.threads_per_team, phase ? ST_SCALAR2 : ST_SCALAR);
-                team_times[((size_t)phase * T + t) * K + k] = st_now() - mine;
-#pragma omp barrier
-#pragma omp master
-                times[(size_t)phase * K + k] = st_now() - t0;
-            }
+            for (int k = 0; k < K; k++)
+                st_nest_timed(&s, phase, t, k, ST_TRIAD, pa, pb, pc, o.threads_per_team,
+                              phase ? ST_SCALAR2 : ST_SCALAR);
         }
 #pragma omp master
         t_all = st_now() - t_all;
     }
-    if (st_teams_missing(&o, outer))
+    if (st_teams_missing(&o, s.outer))
         return 2;
-    st_warn_inner(&o, inner);
+    st_warn_inner(&o, s.inner);
 
     int valid = 1, threads = 0;
     for (int u = 0; u < T; u++) {
         /* Set u was last written by team u-1 in phase 2, with its own c under --remote two. */
         const int from = o.remote_all ? u : (u + T - 1) % T;
         const double eb = 2.0 + u, ec = 0.5 * (u + 1), ea = eb + ST_SCALAR2 * 0.5 * (from + 1);
-        char name[3][32];
-        for (int v = 0; v < 3; v++)
-            snprintf(name[v], sizeof name[v], "%c of team %d", "abc"[v], u);
-        valid &= st_check(name[0], vecs[3 * u], n, ea);
-        valid &= st_check(name[1], vecs[3 * u + 1], n, eb);
-        valid &= st_check(name[2], vecs[3 * u + 2], n, ec);
-        threads += inner[u];
+        valid &= st_nest_check(&s, u, ea, eb, ec);
+        threads += s.inner[u];
     }
 
     printf("Twisted-STREAM: %d teams x %d threads, %zu elements per vector (%.1f MiB per team), %d executions per "
@@ -97,16 +75,11 @@ int main(int argc, char **argv)
            T, o.threads_per_team, n, 3.0 * n * sizeof(double) / 1048576.0, K,
            T == 1 ? "one team: its own vectors" : o.remote_all ? "all three remote" : "a and b remote, c local");
     const double w = 3.0 * (double)sizeof(double) * (double)n * T;
-    st_row rows[2] = {{"Triad-phase1", w, times, team_times},
-                      {"Triad-phase2", w, times + K, team_times + (size_t)T * K}};
+    st_row rows[2] = {{"Triad-phase1", w, s.times, s.team_times},
+                      {"Triad-phase2", w, s.times + K, s.team_times + (size_t)T * K}};
     char extra[96];
     snprintf(extra, sizeof extra, "\"variant\": \"twisted\", \"remote\": \"%s\"", o.remote_all ? "all" : "two");
     st_report("stream-twisted", &o, threads, rows, 2, valid, t_all, extra);
-    for (int i = 0; i < 3 * T; i++)
-        st_free(vecs[i]);
-    free(vecs);
-    free(inner);
-    free(times);
-    free(team_times);
+    st_nest_free(&s);
     return valid ? 0 : 1;
 }
