@@ -67,10 +67,11 @@ static void hint_bytes(const rt_mem_hint_t *hints, int nhints, int nkernel, int 
     for (int h = 0; h < nhints; h++) {
         if (hints[h].thread_num != t)
             continue;
-        for (int k = 0; k < nkernel; k++)
-            for (int n = 0; n < rt.topo.nnodes; n++)
-                if (rt.topo.os_index[n] == k)
-                    bytes[n] += (double)hints[h].pages_per_node[k] * (double)rt_mem_page_size();
+        for (int k = 0; k < nkernel; k++) {
+            int n = rt_topo_node_of_os(&rt.topo, k);
+            if (n >= 0)
+                bytes[n] += (double)hints[h].pages_per_node[k] * (double)rt_mem_page_size();
+        }
     }
 }
 

@@ -75,12 +75,6 @@ void rt_counters_thread_begin(rt_region_t *r, int index, const void *team)
         active->thread_begin(r, index, team);
 }
 
-void rt_counters_thread_end(rt_region_t *r, int index)
-{
-    if (active && active->thread_end)
-        active->thread_end(r, index);
-}
-
 uint64_t rt_counters_region_end(rt_region_t *r)
 {
     return active && active->region_end ? active->region_end(r) : 0;

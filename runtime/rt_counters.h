@@ -14,10 +14,9 @@ void rt_counters_probe(void);
 /* Before the team of a sampled execution of r forks (encountering thread). */
 void rt_counters_region_begin(rt_region_t *r, const void *team);
 
-/* Thread index of region r starts / stops being measured (sampling
- * executions only). Called from the thread itself. */
+/* Thread index of region r starts a measured (sampling) execution.
+ * Called from the thread itself. */
 void rt_counters_thread_begin(rt_region_t *r, int index, const void *team);
-void rt_counters_thread_end(rt_region_t *r, int index);
 
 /* The primary, at the end of every execution of r: remove what the source
  * armed for it and, when r is being sampled, fold what the threads collected

@@ -10,15 +10,6 @@
 #include "rt_mem.h"
 #include "rt_runtime.h"
 
-/* The topology's node for a kernel node number, -1 when the topology has none. */
-static int topo_node(int kernel_node)
-{
-    for (int n = 0; n < rt.topo.nnodes; n++)
-        if (rt.topo.os_index[n] == kernel_node)
-            return n;
-    return -1;
-}
-
 /*
  * The memory manager calls this once per omp_numa_update_hints call that
  * completes (at once for OMP_NUMA_NOW, in the last thread for
@@ -51,7 +42,7 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
     uint64_t total = 0;
     for (int h = 0; h < nhints; h++)
         for (int k = 0; k < nkernel; k++) {
-            int t = hints[h].thread_num, n = topo_node(k);
+            int t = hints[h].thread_num, n = rt_topo_node_of_os(&rt.topo, k);
             if (t >= 0 && t < team_size && n >= 0) {
                 refs[(size_t)t * (size_t)nd + (size_t)n] += hints[h].pages_per_node[k];
                 total += hints[h].pages_per_node[k];

@@ -282,8 +282,6 @@ void rt_event_barrier_arrive(rt_thread_t *thr)
         return;
     if (thr->timed[d])
         __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
-    if (r->measuring)
-        rt_counters_thread_end(r, i);
 }
 
 void rt_event_task_end(rt_thread_t *thr)

@@ -15,9 +15,8 @@ typedef struct rt_source_ops {
      * identifies this team instance (inner teams of several outer threads
      * share one record). May be NULL. */
     void     (*region_begin)(rt_region_t *r, const void *team);
-    /* Called by thread `index` of team instance `team` around its part of a sampled execution. May be NULL. */
+    /* Called by thread `index` of team instance `team` as it starts its part of a sampled execution. May be NULL. */
     void     (*thread_begin)(rt_region_t *r, int index, const void *team);
-    void     (*thread_end)(rt_region_t *r, int index);
     /* The primary after a sampled execution: add to r->tnt, return samples added. */
     uint64_t (*region_end)(rt_region_t *r);
     int        intrusive;  /* sampling slows the sampled execution */

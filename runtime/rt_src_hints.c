@@ -16,14 +16,6 @@ static int probe(char *why, size_t len)
     return 0; /* attachments may come at any time; a region without any gets no data */
 }
 
-static int topo_node(int kernel_node)
-{
-    for (int n = 0; n < rt.topo.nnodes; n++)
-        if (rt.topo.os_index[n] == kernel_node)
-            return n;
-    return -1;
-}
-
 static uint64_t region_end(rt_region_t *r)
 {
     /* One snapshot per phase: it costs a system call per buffer. */
@@ -39,7 +31,7 @@ static uint64_t region_end(rt_region_t *r)
         if (t < 0 || t >= r->team_size)
             continue;
         for (int k = 0; k < nkernel; k++) {
-            int node = topo_node(k);
+            int node = rt_topo_node_of_os(&rt.topo, k);
             size_t pages = hints[h].pages_per_node[k];
             if (node < 0 || !pages)
                 continue;

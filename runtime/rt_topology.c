@@ -229,6 +229,14 @@ void rt_topo_as_pl(const rt_topo_t *t, pl_topo_t *out)
     out->numa_factor = t->numa_factor;
 }
 
+int rt_topo_node_of_os(const rt_topo_t *t, int os_node)
+{
+    for (int n = 0; n < t->nnodes; n++)
+        if (t->os_index[n] == os_node)
+            return n;
+    return -1;
+}
+
 int rt_topo_node_of_cpu(const rt_topo_t *t, int cpu)
 {
     for (int n = 0; n < t->nnodes; n++)

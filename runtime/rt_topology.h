@@ -39,4 +39,8 @@ void rt_topo_as_pl(const rt_topo_t *topo, pl_topo_t *out);
 /* Node of an OS CPU number, or -1. */
 int  rt_topo_node_of_cpu(const rt_topo_t *topo, int cpu);
 
+/* Node whose kernel number is os_node, or -1 (a synthetic topology's nodes
+ * need not be the kernel's). */
+int  rt_topo_node_of_os(const rt_topo_t *topo, int os_node);
+
 #endif
