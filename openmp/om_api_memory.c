@@ -1,19 +1,42 @@
 /* om_api_memory.c: the exported omp_numa_* entry points; thin wrappers over the runtime's memory manager (rt_mem.h). */
 #include "omp_numa.h"
+#include "rt_core.h"
 #include "rt_mem.h"
 
 #include <omp.h>
 #include <stdint.h>
 
-#define OM_API __attribute__((visibility("default")))
+#define OM_API OMPNUMA_EXPORT
 
 OM_API int omp_numa_num_nodes(void) { return rt_mem_num_nodes(); }
 OM_API int omp_numa_node_of_cpu(int cpu) { return rt_mem_node_of_cpu(cpu); }
 OM_API int omp_numa_get_thread_node(void) { return rt_mem_thread_node(); }
 
+/* The public enums onto the memory manager's; anything else stays out of
+ * range, so the runtime's EINVAL check answers it. */
+static int mem_policy(omp_numa_policy_t policy)
+{
+    switch (policy) {
+    case OMP_NUMA_FIRST_TOUCH: return RT_MEM_FIRST_TOUCH;
+    case OMP_NUMA_BIND:        return RT_MEM_BIND;
+    case OMP_NUMA_INTERLEAVE:  return RT_MEM_INTERLEAVE;
+    case OMP_NUMA_NEXT_TOUCH:  return RT_MEM_NEXT_TOUCH;
+    }
+    return -1;
+}
+
+static int mem_when(omp_numa_sync_t when)
+{
+    switch (when) {
+    case OMP_NUMA_NOW:        return RT_MEM_NOW;
+    case OMP_NUMA_AT_BARRIER: return RT_MEM_AT_BARRIER;
+    }
+    return -1;
+}
+
 OM_API void *omp_numa_alloc(size_t size, omp_numa_policy_t policy, int node)
 {
-    return rt_mem_alloc(size, (int)policy, node);
+    return rt_mem_alloc(size, mem_policy(policy), node);
 }
 
 OM_API void omp_numa_free(void *ptr) { rt_mem_free(ptr); }
@@ -54,5 +77,5 @@ static uint64_t team_key(int level)
 OM_API int omp_numa_update_hints(omp_numa_sync_t when)
 {
     int level = omp_get_level();
-    return rt_mem_update_hints((int)when, team_key(level), omp_get_num_threads(), level);
+    return rt_mem_update_hints(mem_when(when), team_key(level), omp_get_num_threads(), level);
 }

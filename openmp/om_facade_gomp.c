@@ -9,11 +9,12 @@
 
 #include <omp-tools.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "rt_core.h"
+
 
 ompt_start_tool_result_t *ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version);
 
-EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+OMPNUMA_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
     return ompnuma_facade_start_tool(omp_version, runtime_version);
 }
@@ -45,7 +46,7 @@ static void *real_symbol(const char *name)
 }
 
 #define FORWARD(ret, name, params, args)                                        \
-    EXPORT ret name params                                                      \
+    OMPNUMA_EXPORT ret name params                                                      \
     {                                                                           \
         static ret(*real) params;                                               \
         if (!real)                                                              \
@@ -95,7 +96,7 @@ FORWARD(int, omp_get_teams_thread_limit_, (void), ())
 #define REAL(type, name) ((type)real_symbol(name))
 
 #define NARROW_SET(name)                                                        \
-    EXPORT void name##_8_(const int64_t *v)                                     \
+    OMPNUMA_EXPORT void name##_8_(const int64_t *v)                                     \
     {                                                                           \
         static void (*f)(const int *);                                          \
         if (!f)                                                                 \
@@ -113,7 +114,7 @@ NARROW_SET(omp_set_teams_thread_limit)
 NARROW_SET(omp_display_env)
 
 #define NARROW_GET(name)                                                        \
-    EXPORT int64_t name##_8_(const int64_t *v)                                  \
+    OMPNUMA_EXPORT int64_t name##_8_(const int64_t *v)                                  \
     {                                                                           \
         static int (*f)(const int *);                                           \
         if (!f)                                                                 \
@@ -132,7 +133,7 @@ static void widen(int64_t *out, const int *tmp, int n)
         out[i] = tmp[i];
 }
 
-EXPORT void omp_get_place_proc_ids_8_(const int64_t *p, int64_t *ids)
+OMPNUMA_EXPORT void omp_get_place_proc_ids_8_(const int64_t *p, int64_t *ids)
 {
     int place = (int)*p, n = REAL(int (*)(int), "omp_get_place_num_procs")(place);
     int *tmp = n > 0 ? malloc((size_t)n * sizeof *tmp) : NULL;
@@ -143,7 +144,7 @@ EXPORT void omp_get_place_proc_ids_8_(const int64_t *p, int64_t *ids)
     free(tmp);
 }
 
-EXPORT void omp_get_partition_place_nums_8_(int64_t *nums)
+OMPNUMA_EXPORT void omp_get_partition_place_nums_8_(int64_t *nums)
 {
     int n = REAL(int (*)(void), "omp_get_partition_num_places")();
     int *tmp = n > 0 ? malloc((size_t)n * sizeof *tmp) : NULL;
@@ -154,20 +155,20 @@ EXPORT void omp_get_partition_place_nums_8_(int64_t *nums)
     free(tmp);
 }
 
-EXPORT void omp_set_schedule_8_(const int32_t *kind, const int64_t *chunk)
+OMPNUMA_EXPORT void omp_set_schedule_8_(const int32_t *kind, const int64_t *chunk)
 {
     int c = (int)*chunk;
     REAL(void (*)(const int32_t *, const int *), "omp_set_schedule_")(kind, &c);
 }
 
-EXPORT void omp_get_schedule_8_(int32_t *kind, int64_t *chunk)
+OMPNUMA_EXPORT void omp_get_schedule_8_(int32_t *kind, int64_t *chunk)
 {
     int c;
     REAL(void (*)(int32_t *, int *), "omp_get_schedule_")(kind, &c);
     *chunk = c;
 }
 
-EXPORT handle_t omp_init_allocator_8_(handle_t *m, int64_t *n, const void *traits)
+OMPNUMA_EXPORT handle_t omp_init_allocator_8_(handle_t *m, int64_t *n, const void *traits)
 {
     int k = (int)*n;
     return omp_init_allocator_(m, &k, traits);
@@ -187,12 +188,12 @@ static void report(const char *kind, const char *msg, size_t len)
         fprintf(stderr, "libgomp: %s directive encountered: %.*s\n", kind, (int)len, msg);
 }
 
-EXPORT void GOMP_warning(const char *msg, size_t len)
+OMPNUMA_EXPORT void GOMP_warning(const char *msg, size_t len)
 {
     report("warning", msg, len);
 }
 
-EXPORT void GOMP_error(const char *msg, size_t len)
+OMPNUMA_EXPORT void GOMP_error(const char *msg, size_t len)
 {
     report("error", msg, len);
     exit(EXIT_FAILURE);
@@ -203,7 +204,7 @@ EXPORT void GOMP_error(const char *msg, size_t len)
  * every target region runs on the host, as libgomp does without an offload
  * plugin: the host function gets the host addresses, data clauses are no-ops.
  */
-EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs, size_t *sizes,
+OMPNUMA_EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs, size_t *sizes,
                             unsigned short *kinds, unsigned int flags, void **depend, void **args)
 {
     if (depend) /* host fallback: complete what the dependences wait for */
@@ -211,36 +212,36 @@ EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void 
     fn(hostaddrs);
 }
 
-EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+OMPNUMA_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
                                  unsigned short *kinds)
 {
 }
 
-EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+OMPNUMA_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
                                    unsigned short *kinds, unsigned int flags, void **depend)
 {
 }
 
-EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+OMPNUMA_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
                                         unsigned short *kinds, unsigned int flags, void **depend)
 {
 }
 
 /* Offload images register with the runtime at start-up; with no device, they are not needed. */
-EXPORT void GOMP_offload_register_ver(unsigned version, const void *host_table, int target_type,
+OMPNUMA_EXPORT void GOMP_offload_register_ver(unsigned version, const void *host_table, int target_type,
                                       const void *target_data)
 {
 }
 
-EXPORT void GOMP_offload_unregister_ver(unsigned version, const void *host_table, int target_type,
+OMPNUMA_EXPORT void GOMP_offload_unregister_ver(unsigned version, const void *host_table, int target_type,
                                         const void *target_data)
 {
 }
 
-EXPORT void GOMP_offload_register(const void *host_table, int target_type, const void *target_data)
+OMPNUMA_EXPORT void GOMP_offload_register(const void *host_table, int target_type, const void *target_data)
 {
 }
 
-EXPORT void GOMP_offload_unregister(const void *host_table, int target_type, const void *target_data)
+OMPNUMA_EXPORT void GOMP_offload_unregister(const void *host_table, int target_type, const void *target_data)
 {
 }

@@ -8,24 +8,26 @@
 #include "om_chain.h"
 #include "om_team.h"
 #include "om_tool.h"
-#include "rt_counters.h"
-#include "rt_region.h"
+#include "rt_events.h"
 #include "rt_runtime.h"
+#include "rt_core.h"
+#include "rt_settings.h"
 
 static ompt_set_callback_t set_callback;
 static int next_gtid;
 
 /* The calling thread's runtime state; created at its first event (thread
  * begin with LLVM, but a tool must not crash on a thread it did not see begin). */
-static rt_thread_t *thread_self(void)
+static om_thread_t *thread_self(void)
 {
-    rt_thread_t *t = rt_thread_current();
+    om_thread_t *t = (om_thread_t *)rt_thread_current();
     if (!t) {
         t = malloc(sizeof *t);
         if (!t)
             return NULL;
-        rt_thread_init(t, __atomic_fetch_add(&next_gtid, 1, __ATOMIC_RELAXED));
-        rt_thread_set_current(t);
+        memset(t, 0, sizeof *t);
+        rt_thread_init(&t->rt, __atomic_fetch_add(&next_gtid, 1, __ATOMIC_RELAXED));
+        rt_thread_set_current(&t->rt);
     }
     return t;
 }
@@ -40,8 +42,9 @@ static void on_thread_end(ompt_data_t *thread_data)
 {
     OM_CHAIN(ompt_callback_thread_end, ompt_callback_thread_end_t, thread_data);
     /* The struct goes with the thread: regions drop their member pointers to it. */
-    rt_thread_t *t = rt_thread_current();
-    rt_thread_forget(t);
+    om_thread_t *t = (om_thread_t *)rt_thread_current();
+    if (t)
+        rt_thread_forget(&t->rt);
     rt_thread_set_current(NULL);
     free(t);
     thread_data->ptr = NULL;
@@ -49,7 +52,7 @@ static void on_thread_end(ompt_data_t *thread_data)
 
 /*
  * What every team member needs, published by the encountering thread before
- * the team forks, in its rt_team_data_t for the team's level: the region
+ * the team forks, in its om_team_data_t for the team's level: the region
  * (found for the requested team size with the encountering thread's own
  * region as parent, which members cannot see), whether this execution is
  * timed, and for the bubble policy the slot the team's master holds.
@@ -85,10 +88,10 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
                               ompt_data_t *parallel_data, unsigned int requested, int flags,
                               const void *codeptr_ra)
 {
-    static rt_team_data_t orphan; /* only when a thread's state could not be allocated */
-    rt_thread_t *thr = thread_self();
-    int d = thr ? thr->depth : RT_MAX_DEPTH; /* the new team's level */
-    rt_team_data_t *t;
+    static om_team_data_t orphan; /* only when a thread's state could not be allocated */
+    om_thread_t *thr = thread_self();
+    int d = thr ? thr->rt.depth : RT_MAX_DEPTH; /* the new team's level */
+    om_team_data_t *t;
     uint64_t word = 0;
     if (!thr) {
         t = &orphan;
@@ -97,13 +100,13 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
          * its initial tasks end with no event that would end a measurement. */
         t = &thr->league;
     } else if (d < RT_MAX_DEPTH) {
-        int slot = d > 0 ? thr->slot[d - 1] : -1;
-        word = team_word(rt_event_parallel_begin(thr, codeptr_ra, (int)requested), slot);
+        int slot = d > 0 ? thr->rt.slot[d - 1] : -1;
         t = &thr->team[d];
+        word = team_word(rt_event_parallel_begin(&thr->rt, codeptr_ra, (int)requested, t), slot);
     } else {
         t = &thr->deep;
     }
-    *t = (rt_team_data_t){.magic = RT_TEAM_MAGIC, .word = word, .user = 0};
+    *t = (om_team_data_t){.magic = OM_TEAM_MAGIC, .word = word, .user = 0};
     parallel_data->ptr = t;
     OM_CHAIN(ompt_callback_parallel_begin, ompt_callback_parallel_begin_t, encountering_task_data, frame,
              om_user_data(parallel_data), requested, flags, codeptr_ra);
@@ -114,14 +117,14 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
 {
     OM_CHAIN(ompt_callback_parallel_end, ompt_callback_parallel_end_t, om_user_data(parallel_data), encountering_task_data,
              flags, codeptr_ra);
-    rt_thread_t *thr = thread_self();
-    const rt_team_data_t *t = om_team_of(parallel_data);
+    om_thread_t *thr = thread_self();
+    const om_team_data_t *t = om_team_of(parallel_data);
     if (thr && thr->ended)
-        rt_event_region_end(thr, thr->ended, t ? team_timed(t->word) : 1);
+        rt_event_region_end(&thr->rt, thr->ended, t ? team_timed(t->word) : 1);
     else if (t && team_region(t->word))
         /* No region end was seen (the team's region could not be recorded):
          * still take back whatever the counter source armed for it. */
-        rt_counters_region_end(team_region(t->word));
+        rt_event_region_abandon(team_region(t->word));
     if (thr)
         thr->ended = NULL;
 }
@@ -130,12 +133,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              ompt_data_t *task_data, unsigned int actual_parallelism, unsigned int index,
                              int flags)
 {
-    rt_thread_t *thr = thread_self();
+    om_thread_t *thr = thread_self();
     /* The initial task's parallel region is the only one ompnuma did not
      * begin: it gets the thread's record before a tool can write the word. */
     if ((flags & ompt_task_initial) && endpoint == ompt_scope_begin && thr && parallel_data &&
         !parallel_data->value) {
-        thr->initial = (rt_team_data_t){.magic = RT_TEAM_MAGIC, .word = 0, .user = 0};
+        thr->initial = (om_team_data_t){.magic = OM_TEAM_MAGIC, .word = 0, .user = 0};
         parallel_data->ptr = &thr->initial;
     }
     OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, om_user_data(parallel_data), task_data,
@@ -145,18 +148,18 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     if (endpoint == ompt_scope_begin) {
         rt_region_t *r = NULL;
         int master_slot = -1, timed = 0;
-        const rt_team_data_t *t = om_team_of(parallel_data);
-        if (thr->depth < RT_MAX_DEPTH && t) {
+        const om_team_data_t *t = om_team_of(parallel_data);
+        if (thr->rt.depth < RT_MAX_DEPTH && t) {
             r = rt_region_for_team(team_region(t->word), (int)actual_parallelism);
             master_slot = team_master_slot(t->word);
             timed = team_timed(t->word);
         }
-        rt_event_task_begin(thr, r, (int)index, master_slot, timed, t);
+        rt_event_task_begin(&thr->rt, r, (int)index, master_slot, timed, t);
     } else {
-        int d = thr->depth - 1;
-        if (d >= 0 && d < RT_MAX_DEPTH && thr->index[d] == 0)
-            thr->ended = thr->region[d];
-        rt_event_task_end(thr);
+        int d = thr->rt.depth - 1;
+        if (d >= 0 && d < RT_MAX_DEPTH && thr->rt.index[d] == 0)
+            thr->ended = thr->rt.region[d];
+        rt_event_task_end(&thr->rt);
     }
 }
 
@@ -168,9 +171,9 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     /* Arrival at the region's closing barrier ends a thread's busy time. */
     if (endpoint == ompt_scope_begin &&
         (kind == ompt_sync_region_barrier_implicit_parallel || kind == ompt_sync_region_barrier_implicit)) {
-        rt_thread_t *thr = thread_self();
+        om_thread_t *thr = thread_self();
         if (thr)
-            rt_event_barrier_arrive(thr);
+            rt_event_barrier_arrive(&thr->rt);
     }
 }
 
@@ -203,29 +206,26 @@ static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {.valu
 ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *runtime_version)
 {
     ompt_start_tool_result_t *user = om_chain_start(omp_version, runtime_version);
-    /* Nothing to place and nothing to report: stay out of the program's way
-     * entirely (a user tool, if any, still starts). */
-    const char *placement = getenv("OMP_PLACEMENT"), *report = getenv("OMP_PLACEMENT_REPORT");
-    const char *display = getenv("OMP_PLACEMENT_DISPLAY_ENV");
-    if (placement && !strncmp(placement, "off", 3) && (placement[3] == '\0' || placement[3] == ',') &&
-        !(report && *report) && !(display && *display)) {
-        rt_settings_t settings; /* parsed only for its warnings: a bad value is still said once */
-        rt_settings_load(&settings);
+    /* Nothing to place, nothing to report, nothing to display: stay out of
+     * the program's way entirely (a user tool, if any, still starts). The
+     * settings are resolved here once, with their warnings; the runtime
+     * reads the same resolved settings. */
+    rt_settings_init();
+    if (rt_conf->mode == RT_MODE_OFF && rt_conf->report == RT_REPORT_NONE && !rt_conf->display_env)
         return user;
-    }
     return &result;
 }
 
 /* The entry point libomp looks up by name: through OMP_TOOL_LIBRARIES, or as
  * the first definition in the lookup scope when a program links libompnuma. */
-__attribute__((visibility("default"))) ompt_start_tool_result_t *
+OMPNUMA_EXPORT ompt_start_tool_result_t *
 ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
     return om_tool_start(omp_version, runtime_version);
 }
 
 /* The same, for the drop-in facades (OMPNUMA_PRIVATE in libompnuma.map). */
-__attribute__((visibility("default"))) ompt_start_tool_result_t *
+OMPNUMA_EXPORT ompt_start_tool_result_t *
 ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version)
 {
     return om_tool_start(omp_version, runtime_version);

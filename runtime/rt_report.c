@@ -1,16 +1,20 @@
 /* rt_report.c: write the exit report: JSON for tools, a short table for people. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_affinity.h"
 #include "rt_bubble.h"
+#include "rt_counters.h"
 #include "rt_log.h"
 #include "rt_region.h"
 #include "rt_report.h"
-#include "rt_runtime.h"
-#include "rt_sources.h"
+#include "rt_settings.h"
+#include "rt_symbol.h"
+#include "rt_topology.h"
 #include "rt_util.h"
 
 #define SCHEMA "ompnuma-report/1"
@@ -33,7 +37,7 @@ static void json_int_array(FILE *f, const int *v, int n)
 
 static void json_topology(FILE *f)
 {
-    const rt_topo_t *t = &rt.topo;
+    const rt_topo_t *t = &rt_mach->topo;
     fprintf(f, "\"topology\":{\"origin\":");
     rt_json_string(f, t->origin);
     fprintf(f, ",\"nodes\":%d,\"cpus\":%d,\"this_system\":%s,\"cpus_per_node\":[", t->nnodes, t->ncpus,
@@ -52,13 +56,13 @@ static void json_topology(FILE *f)
         fputc(']', f);
     }
     fprintf(f, "],\"distances_known\":%s,\"numa_factor\":%.4g}", t->distances_known ? "true" : "false",
-            rt.numa_factor);
+            rt_mach->pl.numa_factor);
 }
 
 static void json_region(FILE *f, const rt_region_t *r)
 {
     char sym[160], addr[32];
-    int nd = rt.topo.nnodes;
+    int nd = rt_mach->topo.nnodes;
     rt_symbolize(r->codeptr, sym, sizeof sym);
     snprintf(addr, sizeof addr, "%p", r->codeptr);
     fprintf(f, "{\"id\":%d,\"codeptr\":", r->id);
@@ -114,31 +118,38 @@ int rt_report_json(FILE *f)
     char placement[PATH_MAX + 256], exe[PATH_MAX] = "";
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
-    rt_settings_format(&rt.settings, placement, sizeof placement);
+    rt_settings_format(rt_conf, placement, sizeof placement);
     fprintf(f, "{\"schema\":\"%s\",\"program\":", SCHEMA);
     rt_json_string(f, exe);
     fprintf(f, ",\"pid\":%d,\"settings\":{\"OMP_PLACEMENT\":", (int)getpid());
     rt_json_string(f, placement);
     fprintf(f, "},\"policy\":");
-    rt_json_string(f, rt_settings_policy_name(&rt.settings));
+    rt_json_string(f, rt_settings_policy_name(rt_conf));
     fputc(',', f);
     json_topology(f);
-    fprintf(f, ",\"pinning\":{\"applied\":%s,\"mode\":", rt.pins_apply ? "true" : "false");
-    rt_json_string(f, rt.pin_mode);
+    fprintf(f, ",\"pinning\":{\"applied\":%s,\"mode\":", rt_affinity_applies() ? "true" : "false");
+    rt_json_string(f, rt_affinity_mode());
     fprintf(f, ",\"binding_note\":");
-    rt_json_string(f, rt.binding_note);
-    fprintf(f, "},\"source\":{\"used\":");
-    if (rt.source_used == RT_SOURCE_AUTO)
+    rt_json_string(f, rt_affinity_binding_note());
+    fprintf(f, ",\"moves\":{");
+    for (int w = 0; w < RT_MOVER_COUNT; w++) {
+        uint64_t count, ns;
+        rt_affinity_stats((rt_mover_t)w, &count, &ns);
+        fprintf(f, "%s\"%s\":{\"count\":%llu,\"ns\":%llu}", w ? "," : "", rt_mover_name((rt_mover_t)w),
+                (unsigned long long)count, (unsigned long long)ns);
+    }
+    fprintf(f, "}},\"source\":{\"used\":");
+    if (rt_counters_used() == RT_SOURCE_AUTO)
         fputs("null", f);
     else
-        rt_json_string(f, rt_source_name(rt.source_used));
+        rt_json_string(f, rt_source_name(rt_counters_used()));
     fprintf(f, ",\"unavailable\":{");
     int first = 1;
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
-        if (!rt.source_reason[s][0])
+        if (!rt_counters_reason(s)[0])
             continue;
         fprintf(f, "%s\"%s\":", first ? "" : ",", rt_source_name(s));
-        rt_json_string(f, rt.source_reason[s]);
+        rt_json_string(f, rt_counters_reason(s));
         first = 0;
     }
     fprintf(f, "}},\"regions\":[");
@@ -160,12 +171,12 @@ int rt_report_json(FILE *f)
 void rt_report_text(FILE *f)
 {
     fprintf(f, "ompnuma: policy %s, source %s, %d node%s / %d cpus (%s), NUMA factor %.2f, pins %s\n",
-            rt_settings_policy_name(&rt.settings),
-            rt.source_used == RT_SOURCE_AUTO ? "none" : rt_source_name(rt.source_used), rt.topo.nnodes,
-            rt.topo.nnodes == 1 ? "" : "s", rt.topo.ncpus, rt.topo.origin, rt.numa_factor,
-            rt.pins_apply ? "applied" : "not applied (dry run)");
-    if (rt.binding_note[0])
-        fprintf(f, "ompnuma: %s\n", rt.binding_note);
+            rt_settings_policy_name(rt_conf),
+            rt_counters_used() == RT_SOURCE_AUTO ? "none" : rt_source_name(rt_counters_used()),
+            rt_mach->topo.nnodes, rt_mach->topo.nnodes == 1 ? "" : "s", rt_mach->topo.ncpus, rt_mach->topo.origin,
+            rt_mach->pl.numa_factor, rt_affinity_applies() ? "applied" : "not applied (dry run)");
+    if (rt_affinity_binding_note()[0])
+        fprintf(f, "ompnuma: %s\n", rt_affinity_binding_note());
     fprintf(f, "ompnuma: %3s %-28s %4s %8s %12s %12s %12s  %-11s %s\n", "id", "region", "team", "execs",
             "crit_path_us", "before_us", "after_us", "outcome", "cpus");
     for (int i = 0; i < rt_region_count(); i++) {
@@ -188,24 +199,34 @@ void rt_report_text(FILE *f)
     fflush(f);
 }
 
-void rt_report_write(void)
+void rt_report_write(int child)
 {
-    switch (rt.settings.report) {
+    switch (rt_conf->report) {
     case RT_REPORT_NONE:
         return;
     case RT_REPORT_STDERR:
         rt_report_text(stderr);
         return;
     case RT_REPORT_FILE: {
-        FILE *f = fopen(rt.settings.report_path, "w");
+        /* A forked child that ends its OpenMP use must not overwrite its parent's report. */
+        char path[sizeof rt_conf->report_path + 16];
+        if (child)
+            snprintf(path, sizeof path, "%s.%d", rt_conf->report_path, (int)getpid());
+        else
+            snprintf(path, sizeof path, "%s", rt_conf->report_path);
+        /* Never blocks: a FIFO nobody reads fails with ENXIO instead of
+         * holding the program at exit. */
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
         if (!f) {
-            rt_warn("OMP_PLACEMENT_REPORT=\"%s\": cannot open: %s; no report written", rt.settings.report_path,
-                    strerror(errno));
+            rt_warn("OMP_PLACEMENT_REPORT=\"%s\": cannot open: %s; no report written", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
             return;
         }
         int rc = rt_report_json(f);
         if (fclose(f) != 0 || rc != 0)
-            rt_warn("OMP_PLACEMENT_REPORT=\"%s\": write failed: %s", rt.settings.report_path, strerror(errno));
+            rt_warn("OMP_PLACEMENT_REPORT=\"%s\": write failed: %s", path, strerror(errno));
         return;
     }
     }

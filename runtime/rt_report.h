@@ -4,9 +4,11 @@
 
 #include <stdio.h>
 
-/* Write the report the settings ask for. Never fails the program: an
- * unwritable file gives one warning and nothing else. */
-void rt_report_write(void);
+/* Write the report the settings ask for (child: the process is a fork of the
+ * one that started the runtime; its file gets the suffix ".PID"). Never
+ * fails the program and never blocks: an unwritable file or a FIFO without
+ * a reader gives one warning and nothing else. */
+void rt_report_write(int child);
 
 /* The JSON report into f. 0 or -1. */
 int  rt_report_json(FILE *f);

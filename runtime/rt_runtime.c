@@ -1,6 +1,5 @@
-/* rt_runtime.c: bring the runtime up once (settings, topology, pinning mode, counters) and down at exit. */
+/* rt_runtime.c: bring the runtime up once (settings, machine, pinning mode, counters, hints) and down at exit. */
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "rt_affinity.h"
@@ -9,47 +8,57 @@
 #include "rt_log.h"
 #include "rt_report.h"
 #include "rt_runtime.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
 
-rt_state_t rt;
+static int initialized;
+static pid_t started_in;
+
+/* OMP_PLACEMENT_DISPLAY_ENV=verbose: what the runtime made of the settings. */
+static void display_verbose(FILE *out)
+{
+    fprintf(out, "OMPNUMA RUNTIME BEGIN\n");
+    fprintf(out, "  topology='%s' nodes=%d cpus=%d numa_factor=%.2f\n", rt_mach->ok ? rt_mach->topo.origin : rt_mach->error,
+            rt_mach->topo.nnodes, rt_mach->topo.ncpus, rt_mach->pl.numa_factor);
+    fprintf(out, "  pinning='%s'\n", rt_affinity_mode());
+    if (rt_affinity_binding_note()[0])
+        fprintf(out, "  binding='%s'\n", rt_affinity_binding_note());
+    rt_source_t used = rt_counters_used();
+    fprintf(out, "  source='%s'\n", used == RT_SOURCE_AUTO ? "none" : rt_source_name(used));
+    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
+        if (rt_counters_reason(s)[0])
+            fprintf(out, "  source.%s='unavailable: %s'\n", rt_source_name(s), rt_counters_reason(s));
+    fprintf(out, "OMPNUMA RUNTIME END\n");
+    fflush(out);
+}
 
 void rt_runtime_init(void)
 {
-    if (rt.initialized)
+    if (initialized)
         return;
-    rt.pid = getpid();
-    rt_settings_load(&rt.settings);
-    pl_model_default(&rt.model);
-    if (rt_topo_load(NULL, &rt.topo, rt.topo_error, sizeof rt.topo_error) == 0) {
-        rt.topo_ok = 1;
-    } else {
-        rt_warn("topology: %s; placement is off", rt.topo_error);
-        rt.settings.enabled = 0;
-    }
-    if (rt.topo_ok) {
-        pl_topo_t topo;
-        rt_topo_as_pl(&rt.topo, &topo);
-        rt.numa_factor = rt.settings.numa_factor > 0 ? rt.settings.numa_factor : pl_numa_factor(&topo);
+    started_in = getpid();
+    rt_settings_init();
+    if (rt_machine_init(NULL, rt_conf->numa_factor) != 0) {
+        rt_warn("topology: %s; placement is off", rt_mach->error);
+        rt_settings_switch_off();
     }
     rt_affinity_init();
     rt_counters_init();
     rt_hints_init();
-    if (rt.settings.display_env)
-        rt_settings_print(&rt.settings, stderr);
-    if (rt.binding_note[0])
-        rt_verbose(1, "%s", rt.binding_note);
-    rt_verbose(1, "topology: %s, %d nodes, %d cpus, NUMA factor %.2f; pins %s", rt.topo.origin,
-               rt.topo.nnodes, rt.topo.ncpus, rt.numa_factor, rt.pin_mode);
-    rt.initialized = 1;
+    if (rt_conf->display_env)
+        rt_settings_print(rt_conf, stderr);
+    if (rt_conf->display_env == 2)
+        display_verbose(stderr);
+    if (rt_affinity_binding_note()[0])
+        rt_verbose(1, "%s", rt_affinity_binding_note());
+    rt_verbose(1, "topology: %s, %d nodes, %d cpus, NUMA factor %.2f; pins %s", rt_mach->topo.origin,
+               rt_mach->topo.nnodes, rt_mach->topo.ncpus, rt_mach->pl.numa_factor, rt_affinity_mode());
+    initialized = 1;
 }
 
 void rt_runtime_fini(void)
 {
-    if (!rt.initialized)
+    if (!initialized)
         return;
-    /* A forked child that ends its OpenMP use must not overwrite its parent's report. */
-    if (getpid() != rt.pid && rt.settings.report == RT_REPORT_FILE) {
-        size_t n = strlen(rt.settings.report_path);
-        snprintf(rt.settings.report_path + n, sizeof rt.settings.report_path - n, ".%d", (int)getpid());
-    }
-    rt_report_write();
+    rt_report_write(getpid() != started_in);
 }

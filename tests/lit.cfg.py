@@ -48,6 +48,14 @@ config.substitutions.append(("%clang-omp", compiler(config.ompnuma_clang)))
 config.substitutions.append(("%gcc-omp", compiler(config.ompnuma_gcc, " -idirafter " + config.ompnuma_omp_include)))
 config.substitutions.append(("%gfortran-omp", "{} -fopenmp -O1 -g -I{}".format(config.ompnuma_gfortran, incdir)))
 config.substitutions.append(("%libompnuma", "-L{0} -lompnuma -Wl,-rpath,{0}".format(libdir)))
+# %memlib: libompnuma.so by path (a -L to build/lib would make -lomp pick the
+# drop-in facade at link time). %rt-internals: white-box tests of runtime
+# internals: every part's include directory and the static libraries, from
+# the build's targets (tests/CMakeLists.txt).
+config.substitutions.insert(0, ("%memlib", "{0}/libompnuma.so -Wl,-rpath,{0}".format(libdir)))
+config.substitutions.insert(0, ("%rt-internals", " ".join(
+    ["-I" + d for d in config.ompnuma_internal_includes] + config.ompnuma_internal_libs +
+    ["-lhwloc", "-lnuma", "-lpthread", "-ldl", "-lm"])))
 config.substitutions.append(("%stock", "env -u LD_LIBRARY_PATH"))
 config.substitutions.append(("%dropin", "env LD_LIBRARY_PATH={}".format(libdir)))
 config.substitutions.append(("%ompnuma", os.path.join(bindir, "ompnuma")))

@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "rt_affinity.h"
 #include "rt_counters.h"
-#include "rt_runtime.h"
+#include "rt_settings.h"
 #include "rt_topology.h"
 #include "rt_util.h"
 
@@ -38,11 +38,11 @@ static void print_text(const rt_topo_t *t)
         printf("\n");
     }
     printf("numa factor: %.2f\n", t->numa_factor);
-    printf("pins: %s\n", rt.pin_mode);
+    printf("pins: %s\n", rt_affinity_mode());
     printf("counter sources:\n");
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
         printf("  %-10s %s\n", rt_source_name((rt_source_t)s),
-               rt.source_reason[s][0] ? rt.source_reason[s] : "available");
+               rt_counters_reason(s)[0] ? rt_counters_reason(s) : "available");
 }
 
 static void print_json(const rt_topo_t *t)
@@ -65,12 +65,12 @@ static void print_json(const rt_topo_t *t)
         printf("]");
     }
     printf("],\"numa_factor\":%.4g,\"pins\":", t->numa_factor);
-    rt_json_string(stdout, rt.pin_mode);
+    rt_json_string(stdout, rt_affinity_mode());
     printf(",\"sources\":{");
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
         printf("%s\"%s\":", s > RT_SOURCE_PERF ? "," : "", rt_source_name((rt_source_t)s));
-        if (rt.source_reason[s][0])
-            rt_json_string(stdout, rt.source_reason[s]);
+        if (rt_counters_reason(s)[0])
+            rt_json_string(stdout, rt_counters_reason(s));
         else
             printf("null");
     }
@@ -101,19 +101,16 @@ int ompnuma_cmd_topo(int argc, char **argv)
         return 2;
     }
     /* The same view the runtime takes at start-up, settings included. */
-    rt_settings_load(&rt.settings);
-    char err[256];
-    if (rt_topo_load(spec, &rt.topo, err, sizeof err) != 0) {
-        fprintf(stderr, "ompnuma topo: %s\n", err);
+    rt_settings_init();
+    if (rt_machine_init(spec, 0) != 0) {
+        fprintf(stderr, "ompnuma topo: %s\n", rt_mach->error);
         return 2;
     }
-    rt.topo_ok = 1;
     rt_affinity_init();
     rt_counters_probe();
     if (!strcmp(format, "json"))
-        print_json(&rt.topo);
+        print_json(&rt_mach->topo);
     else
-        print_text(&rt.topo);
-    rt_topo_free(&rt.topo);
+        print_text(&rt_mach->topo);
     return 0;
 }

@@ -1,0 +1,89 @@
+/* rt_hints.c: omp_numa_update_hints: re-place the calling team from its attach hints, now. */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_hints.h"
+#include "rt_log.h"
+#include "rt_mem.h"
+#include "rt_policy.h"
+#include "rt_thread.h"
+#include "rt_affinity.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
+
+/*
+ * The memory manager calls this once per omp_numa_update_hints call that
+ * completes (at once for OMP_NUMA_NOW, in the last thread for
+ * OMP_NUMA_AT_BARRIER), in a thread of the team. Each attached buffer is
+ * a row of references of its owner thread to the nodes holding its pages;
+ * the policy decides; a thread moves only when the node decided for it is
+ * not the node it runs on. In an outermost team the moves happen now, by
+ * thread id, so the rest of the region already runs placed; the region
+ * keeps the pins for its next executions (nested teams take them there).
+ */
+static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team_size, int level, void *ctx)
+{
+    rt_thread_t *thr = rt_thread_current();
+    int d = thr ? thr->depth - 1 : -1;
+    rt_region_t *r = (d >= 0 && d < RT_MAX_DEPTH) ? thr->region[d] : NULL;
+    if (!r || r->team_size != team_size || !rt_mach->ok) {
+        errno = EINVAL; /* not inside a parallel region ompnuma measured */
+        return -1;
+    }
+    int nd = rt_mach->topo.nnodes;
+    size_t cells = (size_t)team_size * (size_t)nd;
+    uint64_t *refs = calloc(cells, sizeof *refs);
+    int *nodes = malloc((size_t)team_size * sizeof *nodes), *cores = malloc((size_t)team_size * sizeof *cores);
+    int rc = -1, moved = 0;
+    double us;
+    if (!refs || !nodes || !cores) {
+        errno = ENOMEM;
+        goto out;
+    }
+    if (!rt_mem_hints_fold(hints, nhints, nkernel, team_size, nd, refs, NULL)) { /* nothing attached to this team is placed yet: nothing contradicts */
+        rc = 0;
+        goto out;
+    }
+    if (rt_policy_run(rt_conf->policy, &rt_mach->pl, refs, team_size, nodes, cores, &us) != 0)
+        goto out;
+    for (int t = 0; t < team_size; t++) {
+        rt_thread_t *m = __atomic_load_n(&r->slot[t].member, __ATOMIC_RELAXED);
+        int cpu = rt_mach->topo.cpus[nodes[t]][cores[t]];
+        int pinned = m ? __atomic_load_n(&m->place.pinned_cpu, __ATOMIC_RELAXED) : -1;
+        int now = pinned >= 0 ? pinned : (m && m->place.home_cpu >= 0 ? m->place.home_cpu : r->seen_cpu[t]);
+        r->decided_cpu[t] = cpu;
+        if (now >= 0 && rt_topo_node_of_cpu(&rt_mach->topo, now) == nodes[t])
+            continue; /* the hints agree with where this thread runs */
+        __atomic_store_n(&r->pin_cpu[t], cpu, __ATOMIC_RELAXED);
+        moved++;
+        /* Now, by thread id, only in an outermost team: a nested region's
+         * record is shared by the inner teams of every outer thread, so its
+         * member slots may name another team's threads. Those take the pins
+         * at their next entry into the region instead. */
+        if (!rt_affinity_applies() || !m || r->level != 1)
+            continue;
+        if (rt_affinity_move(&m->place, cpu, RT_MOVER_HINTS) == 0)
+            __atomic_store_n(&m->last_cpu, cpu, __ATOMIC_RELAXED);
+    }
+    if (moved) {
+        r->pins_applied = rt_affinity_applies();
+        r->hint_moves += moved;
+        for (int t = 0; t < team_size; t++)
+            r->map_node[t] = nodes[t];
+    }
+    rt_verbose(1, "region %d: update_hints at level %d: %d of %d threads moved (%d buffers, decided in %.1f us)%s",
+               r->id, level, moved, team_size, nhints, us, rt_affinity_applies() ? "" : " (dry run)");
+    rc = 0;
+out:
+    free(refs);
+    free(nodes);
+    free(cores);
+    return rc;
+}
+
+void rt_hints_init(void)
+{
+    rt_mem_set_replace_hook(replace, NULL);
+}

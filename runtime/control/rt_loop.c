@@ -1,0 +1,486 @@
+/* rt_loop.c: the placement loop per region: sample, time a baseline, decide, apply, verify, keep or roll back. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_affinity.h"
+#include "rt_bubble.h"
+#include "rt_core.h"
+#include "rt_counters.h"
+#include "rt_log.h"
+#include "rt_loop.h"
+#include "rt_policy.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
+
+/* Below this relative spread, timing differences are treated as noise
+ * anyway: even a quiet machine jitters by about a percent. */
+#define MIN_NOISE 0.02
+/* However noisy the baseline looked, a move that makes the region half as
+ * slow again is undone: with a few executions on a loaded machine the
+ * measured spread can exceed any real effect. */
+#define MAX_NOISE 0.5
+/* A settled region whose mean critical path over a window of
+ * DRIFT_WINDOW x `sample` executions moves by more than this factor from
+ * the settled value is sampled again. Wide on purpose: shared 2-core
+ * machines jitter by 50 % from window to window, a phase change is larger. */
+#define DRIFT 1.0
+#define DRIFT_WINDOW 4
+/* Regions shorter than this are not watched for drift: their windows are
+ * dominated by scheduling jitter (microseconds on a shared machine), and a
+ * new placement could not gain back a re-sampling's cost. */
+#define DRIFT_MIN_NS 100000.0
+
+/* A new window of executions within the current phase. */
+static void window_reset(rt_region_t *r)
+{
+    r->phase_execs = 0;
+    r->cp_phase_sum = 0;
+    r->phase_min = UINT64_MAX;
+    r->phase_max = 0;
+}
+
+static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
+{
+    r->outcome = outcome;
+    r->measuring = measuring;
+    window_reset(r);
+}
+
+static void phase_add(rt_region_t *r, uint64_t cp)
+{
+    r->phase_execs++;
+    r->cp_phase_sum += cp;
+    if (cp < r->phase_min)
+        r->phase_min = cp;
+    if (cp > r->phase_max)
+        r->phase_max = cp;
+}
+
+static double phase_mean(const rt_region_t *r)
+{
+    return r->phase_execs ? (double)r->cp_phase_sum / r->phase_execs : 0.0;
+}
+
+static int tnt_empty(const rt_region_t *r)
+{
+    size_t n = (size_t)r->team_size * (size_t)rt_mach->topo.nnodes;
+    for (size_t i = 0; i < n; i++)
+        if (r->tnt[i])
+            return 0;
+    return 1;
+}
+
+void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
+{
+    *out = (rt_sample_t){
+        .codeptr = r->codeptr,
+        .parent_id = r->parent_id,
+        .id = r->id,
+        .team_size = r->team_size,
+        .nnodes = rt_mach->topo.nnodes,
+        .tnt = r->confirming ? r->tnt_after : r->tnt,
+        .samples = r->confirming ? NULL : r->tnt_samples,
+        .record = r->measuring,
+        .once = r->phase_execs == 0,
+        .after = r->confirming,
+    };
+}
+
+/* Run the policy on the region's TNT; fill r->map_node and cores. 0 or -1
+ * with errno. The predictions before and after are made on one basis: the
+ * node and the core (within its node) each thread ran on while sampled,
+ * against the decided ones. */
+static int decide(rt_region_t *r, int *cores)
+{
+    const pl_topo_t *topo = &rt_mach->pl;
+    if (rt_policy_run(rt_conf->policy, topo, r->tnt, r->team_size, r->map_node, cores, &r->decision_us) != 0)
+        return -1;
+    pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt_mach->topo.nnodes, .refs = r->tnt};
+    pl_mapping_t map = {.nthreads = r->team_size, .node = r->map_node, .core = cores};
+    r->decision_policy = rt_conf->policy;
+    pl_predict(topo, &tnt, rt_policy_model(), &map, NULL, &r->predicted_after);
+    int *now = malloc((size_t)r->team_size * sizeof *now);
+    int *now_core = malloc((size_t)r->team_size * sizeof *now_core);
+    r->predicted_before = 0;
+    if (now && now_core) {
+        int known = 1;
+        for (int i = 0; i < r->team_size && known; i++) {
+            int n = now[i] = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
+            known = n >= 0;
+            now_core[i] = 0;
+            for (int c = 0; known && c < rt_mach->topo.capacity[n]; c++)
+                if (rt_mach->topo.cpus[n][c] == r->seen_cpu[i])
+                    now_core[i] = c;
+        }
+        pl_mapping_t cur = {.nthreads = r->team_size, .node = now, .core = now_core};
+        if (!known || pl_predict(topo, &tnt, rt_policy_model(), &cur, NULL, &r->predicted_before) != 0)
+            r->predicted_before = 0;
+    }
+    free(now);
+    free(now_core);
+    return 0;
+}
+
+/* Whether every thread already runs on the node the decision gives it. */
+static int decision_matches_current(const rt_region_t *r)
+{
+    for (int i = 0; i < r->team_size; i++)
+        if (rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]) != r->map_node[i])
+            return 0;
+    return 1;
+}
+
+/* A region whose decision matched where its threads were kept them
+ * unpinned; once another region of its team size moves threads, it must
+ * hold its own placement or it would run on the other region's. */
+static void adopt_decision(rt_region_t *g)
+{
+    for (int i = 0; i < g->team_size; i++)
+        __atomic_store_n(&g->pin_cpu[i], g->decided_cpu[i], __ATOMIC_RELAXED);
+    g->pins_applied = rt_affinity_applies();
+}
+
+static int team_has_pins(const rt_region_t *r)
+{
+    for (int i = 0; i < rt_region_count(); i++) {
+        const rt_region_t *g = rt_region_at(i);
+        if (g != r && g->team_size == r->team_size && g->pins_applied && g->pin_cpu[0] >= 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void apply(rt_region_t *r)
+{
+    for (int i = 0; i < r->team_size; i++) {
+        r->prev_pin_cpu[i] = r->pin_cpu[i];
+        __atomic_store_n(&r->pin_cpu[i], r->decided_cpu[i], __ATOMIC_RELAXED);
+    }
+    r->pins_applied = rt_affinity_applies();
+    if (!r->pins_applied)
+        return;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g != r && g->team_size == r->team_size && g->outcome == RT_OUTCOME_UNCHANGED &&
+            g->decided_cpu[0] >= 0 && g->pin_cpu[0] < 0)
+            adopt_decision(g);
+    }
+}
+
+static void log_mapping(const rt_region_t *r, const char *what)
+{
+    char line[512];
+    size_t n = 0;
+    for (int i = 0; i < r->team_size && n < sizeof line - 16; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%d", i ? "," : "", r->pin_cpu[i]);
+    rt_verbose(1, "region %d (%d threads): %s cpus [%s]%s", r->id, r->team_size, what, line,
+               r->pins_applied ? "" : " (dry run: not applied)");
+}
+
+/* A kept move is sampled once more, into tnt_after: the evidence that the
+ * threads now sit next to their data (its timings are not used). */
+static void keep(rt_region_t *r)
+{
+    phase_reset(r, RT_OUTCOME_KEPT, 1);
+    r->confirming = 1;
+}
+
+static void end_confirm(rt_region_t *r)
+{
+    r->confirming = 0;
+    r->measuring = 0;
+    window_reset(r);
+    uint64_t local = 0, total = 0;
+    int nd = rt_mach->topo.nnodes;
+    for (int i = 0; i < r->team_size; i++)
+        for (int n = 0; n < nd; n++) {
+            uint64_t v = r->tnt_after[(size_t)i * (size_t)nd + (size_t)n];
+            total += v;
+            local += n == r->map_node[i] ? v : 0;
+        }
+    rt_verbose(1, "region %d: after the move %llu of %llu sampled references are local", r->id,
+               (unsigned long long)local, (unsigned long long)total);
+}
+
+/*
+ * Bubble policy: the tree gave the team its CPUs; critpath decides which
+ * thread takes which of them. The policy runs on the team's own topology
+ * (each node's capacity = the team's CPUs there) and its answer becomes a
+ * permutation of the team's positions, verified like any move.
+ */
+static void decide_in_team(rt_region_t *r)
+{
+    int n = r->team_size, nd = rt_mach->topo.nnodes;
+    int *pos_node = malloc((size_t)n * sizeof *pos_node), *cap = calloc((size_t)nd, sizeof *cap);
+    int *cores = malloc((size_t)n * sizeof *cores), *perm = malloc((size_t)n * sizeof *perm);
+    int rc = -1, same = 1;
+    /* Only outermost teams: a nested record is shared by the inner teams of
+     * every outer thread, each on its own CPUs. */
+    if (r->level == 1 && pos_node && cap && cores && perm && rt_bubble_team_nodes(r, pos_node) == 0) {
+        for (int i = 0; i < n; i++)
+            cap[pos_node[i]]++;
+        pl_topo_t topo = rt_mach->pl;
+        topo.capacity = cap;
+        rc = rt_policy_run(rt_conf->policy, &topo, r->tnt, n, r->map_node, cores, &r->decision_us);
+        /* Thread i takes the cores[i]-th of the team's positions on its node. */
+        for (int i = 0; rc == 0 && i < n; i++) {
+            int k = cores[i], p = 0;
+            for (; p < n; p++)
+                if (pos_node[p] == r->map_node[i] && k-- == 0)
+                    break;
+            perm[i] = p;
+            same &= perm[i] == r->perm[i];
+        }
+    }
+    if (rc != 0 || same) {
+        rt_verbose(1, "region %d: in its bubble's CPUs, %s", r->id,
+                   rc ? "no decision (no tree, or the policy refused)" : "every thread already has its place");
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
+    } else {
+        r->decision_policy = rt_conf->policy;
+        for (int i = 0; i < n; i++) {
+            r->prev_perm[i] = r->perm[i];
+            __atomic_store_n(&r->perm[i], perm[i], __ATOMIC_RELAXED);
+        }
+        rt_verbose(1, "region %d: %s reordered the team inside its bubble in %.1f us", r->id,
+                   pl_policy_name(rt_conf->policy), r->decision_us);
+        if (r->pins_applied && rt_conf->verify)
+            phase_reset(r, RT_OUTCOME_VERIFYING, 0);
+        else if (r->pins_applied)
+            keep(r);
+        else
+            phase_reset(r, RT_OUTCOME_DECIDED, 0);
+    }
+    free(pos_node);
+    free(cap);
+    free(cores);
+    free(perm);
+}
+
+static void end_sampling(rt_region_t *r)
+{
+    if (tnt_empty(r)) {
+        rt_verbose(1, "region %d: no references from the counter source; placement unchanged", r->id);
+        phase_reset(r, RT_OUTCOME_NO_DATA, 0);
+        return;
+    }
+    if ((rt_conf->mode == RT_MODE_BUBBLE)) {
+        decide_in_team(r);
+        return;
+    }
+    int *cores = malloc((size_t)r->team_size * sizeof *cores);
+    int rc = cores ? decide(r, cores) : -1;
+    if (rc != 0) {
+        rt_verbose(1, "region %d: the %s policy refused the table (%s); placement unchanged",
+                   r->id, pl_policy_name(rt_conf->policy), cores ? strerror(errno) : "out of memory");
+        free(cores);
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
+        return;
+    }
+    rt_verbose(1, "region %d: %s decided in %.1f us, predicted %.3g -> %.3g", r->id,
+               pl_policy_name(rt_conf->policy), r->decision_us, r->predicted_before, r->predicted_after);
+    for (int i = 0; i < r->team_size; i++)
+        r->decided_cpu[i] = rt_mach->topo.cpus[r->map_node[i]][cores[i]];
+    free(cores);
+    if (decision_matches_current(r)) {
+        rt_verbose(1, "region %d: every thread is already on its node; nothing to move", r->id);
+        if (team_has_pins(r))
+            adopt_decision(r);
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
+        return;
+    }
+    apply(r);
+    log_mapping(r, "re-pinned to");
+    if (r->pins_applied && rt_conf->verify)
+        phase_reset(r, RT_OUTCOME_VERIFYING, 0);
+    else if (r->pins_applied)
+        keep(r);
+    else
+        phase_reset(r, RT_OUTCOME_DECIDED, 0); /* dry run: nothing moved, nothing timed after */
+}
+
+/*
+ * Regions that want different mappings make their threads re-pin at every
+ * switch. When a settled region re-pins every execution and what its move
+ * gained (critical path before - after; nothing known without verify) does
+ * not pay for what the re-pins cost (measured system-call time), every
+ * region of that team size that moved gets one compromise mapping: the
+ * policy's answer for the sum of their TNTs, each weighted by its time.
+ */
+static int bouncing(rt_region_t *r, int execs)
+{
+    /* Under the bubble policy a team's CPUs come from its tree, which every region of a nest shares. */
+    if ((r->outcome != RT_OUTCOME_KEPT && r->outcome != RT_OUTCOME_UNCHANGED) || r->compromise ||
+        !r->pins_applied || execs < 1 || (rt_conf->mode == RT_MODE_BUBBLE))
+        return 0;
+    double rate = (double)(r->repins - r->repins_mark) / execs;
+    uint64_t n, ns;
+    rt_affinity_totals(&n, &ns);
+    double cost = n ? rate * (double)ns / (double)n : 0.0;
+    double gain = r->cp_after_ns > 0 ? r->cp_before_ns - r->cp_after_ns : 0.0;
+    return rate >= 1.0 && gain <= cost;
+}
+
+static int settled_with_pins(const rt_region_t *g)
+{
+    return (g->outcome == RT_OUTCOME_KEPT || g->outcome == RT_OUTCOME_UNCHANGED) && g->pins_applied &&
+           g->pin_cpu[0] >= 0;
+}
+
+static void compromise(rt_region_t *r)
+{
+    int team = r->team_size, nd = rt_mach->topo.nnodes;
+    size_t cells = (size_t)team * (size_t)nd;
+    double *sum = calloc(cells, sizeof *sum);
+    uint64_t *refs = malloc(cells * sizeof *refs);
+    int *nodes = malloc((size_t)team * sizeof *nodes), *cores = malloc((size_t)team * sizeof *cores);
+    int nmembers = 0;
+    double us, top = 0;
+    if (!sum || !refs || !nodes || !cores)
+        goto out;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g->team_size != team || !settled_with_pins(g) || !g->executions)
+            continue;
+        double total = 0;
+        for (size_t c = 0; c < cells; c++)
+            total += (double)g->tnt[c];
+        if (total <= 0)
+            continue;
+        double weight = ((double)g->cp_sum / (double)g->executions) / total;
+        for (size_t c = 0; c < cells; c++)
+            sum[c] += (double)g->tnt[c] * weight;
+        nmembers++;
+    }
+    for (size_t c = 0; c < cells; c++)
+        top = sum[c] > top ? sum[c] : top;
+    if (nmembers < 2 || top <= 0)
+        goto out;
+    /* Integral references again, with a precision of one part in 2^40. */
+    for (size_t c = 0; c < cells; c++)
+        refs[c] = (uint64_t)(sum[c] / top * (double)(1ull << 40));
+    if (rt_policy_run(rt_conf->policy, &rt_mach->pl, refs, team, nodes, cores, &us) != 0)
+        goto out;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (g->team_size != team || !settled_with_pins(g))
+            continue;
+        for (int t = 0; t < team; t++) {
+            g->map_node[t] = nodes[t];
+            __atomic_store_n(&g->pin_cpu[t], rt_mach->topo.cpus[nodes[t]][cores[t]], __ATOMIC_RELAXED);
+        }
+        g->compromise = 1;
+        g->cp_settled_ns = -1; /* the next window still holds the switch: skip it */
+        log_mapping(g, "compromise: pinned to");
+    }
+    rt_verbose(1, "%d regions of %d threads re-pinned at every switch; one mapping for all, decided in %.1f us",
+               nmembers, team, us);
+out:
+    free(sum);
+    free(refs);
+    free(nodes);
+    free(cores);
+}
+
+static void end_verify(rt_region_t *r)
+{
+    r->cp_after_ns = (double)r->phase_min;
+    double noise = r->noise < MIN_NOISE ? MIN_NOISE : r->noise > MAX_NOISE ? MAX_NOISE : r->noise;
+    double limit = r->cp_before_ns * (1.0 + noise);
+    if (r->cp_after_ns > limit) {
+        for (int i = 0; i < r->team_size; i++) {
+            if ((rt_conf->mode == RT_MODE_BUBBLE))
+                __atomic_store_n(&r->perm[i], r->prev_perm[i], __ATOMIC_RELAXED);
+            else
+                __atomic_store_n(&r->pin_cpu[i], r->prev_pin_cpu[i], __ATOMIC_RELAXED);
+        }
+        rt_verbose(1, "region %d: critical path %.0f ns after > %.0f ns allowed (before %.0f, noise %.1f%%); "
+                   "rolled back", r->id, r->cp_after_ns, limit, r->cp_before_ns, 100 * r->noise);
+        phase_reset(r, RT_OUTCOME_ROLLED_BACK, 0);
+    } else {
+        rt_verbose(1, "region %d: critical path %.0f ns -> %.0f ns; kept", r->id, r->cp_before_ns,
+                   r->cp_after_ns);
+        keep(r);
+    }
+}
+
+void rt_loop_region_end(rt_region_t *r, uint64_t cp)
+{
+    int sample = rt_conf->sample;
+    switch (r->outcome) {
+    case RT_OUTCOME_OFF:
+        return;
+    case RT_OUTCOME_SAMPLING:
+        if (r->measuring) {
+            /* An intrusive source samples one execution at a time: one that
+             * another region held (a parent sampling at the same time) does
+             * not count, unless that goes on for long. */
+            if (rt_counters_intrusive() && r->armed_execs == r->armed_seen && ++r->unarmed < 8 * sample)
+                return;
+            r->armed_seen = r->armed_execs;
+            /* Counting executions: their times are not a fair baseline when
+             * the source slows them, so a timing-only phase follows. */
+            phase_add(r, cp);
+            if (r->phase_execs < sample)
+                return;
+            if (rt_counters_intrusive()) {
+                window_reset(r);
+                r->measuring = 0;
+                return;
+            }
+        } else {
+            phase_add(r, cp);
+            if (r->phase_execs < sample)
+                return;
+        }
+        /* The fastest execution of each phase: interference from the rest of
+         * the machine only ever adds time. */
+        r->cp_before_ns = (double)r->phase_min;
+        r->noise = r->phase_min ? (double)(r->phase_max - r->phase_min) / (double)r->phase_min : 0.0;
+        end_sampling(r);
+        return;
+    case RT_OUTCOME_VERIFYING:
+        phase_add(r, cp);
+        if (r->phase_execs >= sample)
+            end_verify(r);
+        return;
+    default:
+        if (r->confirming) {
+            if (++r->phase_execs >= sample)
+                end_confirm(r);
+            return;
+        }
+        /* Settled: watch for drift over windows of executions. */
+        phase_add(r, cp);
+        if (r->phase_execs < DRIFT_WINDOW * sample)
+            return;
+        {
+            /* The reference is the first window after settling: the region's
+             * time with the placement it kept, whatever happened before. */
+            double mean = phase_mean(r);
+            int bounced = bouncing(r, r->phase_execs);
+            r->repins_mark = r->repins;
+            if (bounced) {
+                compromise(r);
+            } else if (r->cp_settled_ns < 0) {
+                r->cp_settled_ns = 0;
+            } else if (r->cp_settled_ns == 0) {
+                r->cp_settled_ns = mean;
+            } else if (r->outcome != RT_OUTCOME_NO_DATA && r->cp_settled_ns >= DRIFT_MIN_NS &&
+                       (mean > r->cp_settled_ns * (1 + DRIFT) || mean < r->cp_settled_ns / (1 + DRIFT))) {
+                rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,
+                           r->cp_settled_ns, mean);
+                memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt);
+                memset(r->tnt_samples, 0, (size_t)r->team_size * sizeof *r->tnt_samples);
+                memset(r->tnt_after, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt_after);
+                r->resamples++;
+                r->cp_settled_ns = 0;
+                phase_reset(r, RT_OUTCOME_SAMPLING, 1);
+                return;
+            }
+            window_reset(r);
+        }
+        return;
+    }
+}

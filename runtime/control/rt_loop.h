@@ -1,0 +1,18 @@
+/* rt_loop.h: the per-region placement loop (docs/architecture.md, "The region loop"). */
+#ifndef OMPNUMA_RT_LOOP_H
+#define OMPNUMA_RT_LOOP_H
+
+#include <stdint.h>
+#include "rt_region.h"
+#include "rt_sources.h"
+
+/* The primary thread, after execution of r whose critical path was cp ns.
+ * Advances r through sampling -> baseline -> decision -> verification ->
+ * settled, re-opening sampling on drift. Allocates only when deciding. */
+void rt_loop_region_end(rt_region_t *r, uint64_t cp);
+
+/* What a counter source is told about the current execution of r: the loop
+ * alone knows which table is being filled and whether a phase just began. */
+void rt_loop_sample(rt_region_t *r, rt_sample_t *out);
+
+#endif

@@ -1,0 +1,493 @@
+/* rt_settings.c: the OMP_PLACEMENT* table: parse, validate, warn once per bad value, print. */
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_log.h"
+#include "rt_settings.h"
+
+/* Values longer than this are refused whole: no setting needs more, and a
+ * runaway value is more likely a mistake than a wish. */
+#define MAX_VALUE_LEN 1024
+#define SAMPLE_MIN 1
+#define SAMPLE_MAX 1000
+#define DEFAULT_SAMPLE 4
+#define FACTOR_MIN 1.0
+#define FACTOR_MAX 100.0
+
+static const char *const source_names[RT_SOURCE_COUNT] = {
+    "auto", "perf", "papi", "pagefault", "hints", "replay",
+};
+static const char *const track_names[] = {"api", "anon", "all"};
+
+const char *rt_source_name(rt_source_t source)
+{
+    return (unsigned)source < RT_SOURCE_COUNT ? source_names[source] : "?";
+}
+
+const char *rt_settings_policy_name(const rt_settings_t *s)
+{
+    return s->mode == RT_MODE_OFF ? "off" : s->mode == RT_MODE_BUBBLE ? "bubble" : pl_policy_name(s->policy);
+}
+
+static void defaults(rt_settings_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->mode = RT_MODE_LOOP;
+    s->policy = PL_POLICY_CRITPATH;
+    s->sample = DEFAULT_SAMPLE;
+    s->numa_factor = 0.0;
+    s->source = RT_SOURCE_AUTO;
+    s->verify = 1;
+    s->track = RT_TRACK_API;
+    s->report = RT_REPORT_NONE;
+}
+
+/* ---- what is wrong with one variable: gathered, then said in one line ---- */
+
+typedef struct problems {
+    char   text[768];
+    size_t len;
+    int    empty_items;   /* said once, with their count */
+} problems_t;
+
+static void problem(problems_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(problems_t *p, const char *fmt, ...)
+{
+    if (p->len >= sizeof p->text - 1)
+        return;
+    if (p->len)
+        p->len += (size_t)snprintf(p->text + p->len, sizeof p->text - p->len, "; ");
+    if (p->len >= sizeof p->text - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(p->text + p->len, sizeof p->text - p->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        p->len += (size_t)n;
+    if (p->len > sizeof p->text - 1)
+        p->len = sizeof p->text - 1;
+}
+
+/* s as printable text: control and non-ASCII bytes as \n, \t, \xNN, so a
+ * value can neither split its warning over lines nor forge one. At most
+ * `max` bytes of s are shown, then "...". */
+static const char *escape(const char *s, size_t max, char *out, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; s[i] && o + 8 < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i == max) {
+            o += (size_t)snprintf(out + o, len - o, "...");
+            break;
+        }
+        if (c == '\n')
+            o += (size_t)snprintf(out + o, len - o, "\\n");
+        else if (c == '\t')
+            o += (size_t)snprintf(out + o, len - o, "\\t");
+        else if (c < 0x20 || c >= 0x7f || c == '\\')
+            o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+#define ESC_VALUE 200 /* bytes of a value quoted in a warning */
+#define ESC(s) escape((s), ESC_VALUE, (char[4 * ESC_VALUE + 16]){0}, 4 * ESC_VALUE + 16)
+
+/* ---- shared value parsers: 0 on success, -1 when the text is not a value of the kind ---- */
+
+static int parse_bool(const char *v, int *out)
+{
+    static const char *const yes[] = {"1", "on", "true", "yes"};
+    static const char *const no[] = {"0", "off", "false", "no"};
+    for (size_t i = 0; i < 4; i++) {
+        if (!strcasecmp(v, yes[i])) { *out = 1; return 0; }
+        if (!strcasecmp(v, no[i])) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+static int parse_int(const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int parse_double(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x >= lo && x <= hi))
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_name(const char *v, const char *const *names, int n, int *out)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(v, names[i])) { *out = i; return 0; }
+    return -1;
+}
+
+/* ---- OMP_PLACEMENT ----
+ *
+ *   <placement> ::= <item> { "," <item> }
+ *   <item>      ::= <policy> | <flag> | <key> "=" <value>       (spaces around items ignored)
+ *   <policy>    ::= "off" | "critpath" | "critpath+refine" | "maxlocal" | "exhaustive"
+ *                 | "compact" | "scatter" | "bubble"            (at most one, any position)
+ *   <flag>      ::= "dry_run"                                   (same as dry_run=on)
+ *   <key>=<value> ::= "sample=" <int 1..1000>
+ *                 | "numa_factor=" ( "auto" | <real 1..100> )
+ *                 | "source=" ( "auto" | "perf" | "papi" | "pagefault" | "hints"
+ *                             | "replay:" <readable file> )
+ *                 | "verify=" <bool> | "dry_run=" <bool>
+ *                 | "track=" ( "api" | "anon" | "all" )
+ *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
+ *   <bool>      ::= "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0"
+ */
+
+typedef int (*option_fn)(rt_settings_t *s, const char *value, char *instead, size_t len);
+
+static int opt_sample(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "sample=%d", s->sample);
+    return parse_int(v, SAMPLE_MIN, SAMPLE_MAX, &s->sample);
+}
+
+static int opt_numa_factor(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "numa_factor=auto");
+    if (!strcmp(v, "auto")) {
+        s->numa_factor = 0.0;
+        return 0;
+    }
+    return parse_double(v, FACTOR_MIN, FACTOR_MAX, &s->numa_factor);
+}
+
+static int opt_source(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "source=auto");
+    if (!strncmp(v, "replay:", 7)) {
+        const char *path = v + 7;
+        struct stat st;
+        if (!*path || strlen(path) >= sizeof s->replay_path || access(path, R_OK) != 0 ||
+            stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            return -1;
+        strcpy(s->replay_path, path);
+        s->source = RT_SOURCE_REPLAY;
+        return 0;
+    }
+    int i;
+    if (parse_name(v, source_names, RT_SOURCE_COUNT, &i) != 0 || i == RT_SOURCE_REPLAY)
+        return -1;
+    s->source = (rt_source_t)i;
+    return 0;
+}
+
+static int opt_verify(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "verify=%s", s->verify ? "on" : "off");
+    return parse_bool(v, &s->verify);
+}
+
+static int opt_dry_run(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "dry_run=%s", s->dry_run ? "on" : "off");
+    return parse_bool(v, &s->dry_run);
+}
+
+static int opt_track(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    int i;
+    snprintf(instead, len, "track=%s", track_names[s->track]);
+    if (parse_name(v, track_names, 3, &i) != 0)
+        return -1;
+    s->track = (rt_track_t)i;
+    return 0;
+}
+
+static int opt_scheduler(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "scheduler=%s", pl_bubble_sched_name(s->scheduler));
+    return pl_bubble_sched_from_name(v, &s->scheduler) == 0 ? 0 : -1;
+}
+
+static const struct {
+    const char *key;
+    option_fn parse;
+    const char *expect;  /* what a good value looks like, for the warning */
+} placement_options[] = {
+    {"sample", opt_sample, "an integer in 1..1000"},
+    {"numa_factor", opt_numa_factor, "auto or a number in 1..100"},
+    {"source", opt_source, "auto, perf, papi, pagefault, hints or replay:<readable file>"},
+    {"verify", opt_verify, "on or off"},
+    {"dry_run", opt_dry_run, "on or off"},
+    {"track", opt_track, "api, anon or all"},
+    {"scheduler", opt_scheduler, "cache or memory"},
+};
+#define NOPTIONS (sizeof placement_options / sizeof placement_options[0])
+
+static char *trim(char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    char *e = p + strlen(p);
+    while (e > p && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return p;
+}
+
+static int parse_policy_word(rt_settings_t *s, const char *w)
+{
+    if (!strcmp(w, "off")) {
+        s->mode = RT_MODE_OFF;
+        return 0;
+    }
+    if (!strcmp(w, "bubble")) {
+        s->mode = RT_MODE_BUBBLE;
+        return 0;
+    }
+    pl_policy_t p;
+    if (pl_policy_from_name(w, &p) != 0)
+        return -1;
+    s->mode = RT_MODE_LOOP;
+    s->policy = p;
+    return 0;
+}
+
+static void parse_placement(rt_settings_t *s, const char *value, problems_t *p)
+{
+    char buf[MAX_VALUE_LEN + 1];
+    strcpy(buf, value); /* the caller checked the length */
+    int have_policy = 0;
+    /* strtok_r would skip empty items; they are mistakes worth a warning. */
+    char *item = buf;
+    for (;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        char *w = trim(item);
+        char *eq = strchr(w, '=');
+        if (!*w) {
+            p->empty_items++;
+        } else if (eq) {
+            *eq = '\0';
+            const char *key = trim(w), *val = trim(eq + 1);
+            size_t i;
+            for (i = 0; i < NOPTIONS; i++)
+                if (!strcmp(key, placement_options[i].key))
+                    break;
+            if (i == NOPTIONS) {
+                problem(p, "unknown option \"%s\"; ignored", ESC(key));
+            } else {
+                char instead[64];
+                if (placement_options[i].parse(s, val, instead, sizeof instead) != 0)
+                    problem(p, "%s=\"%s\" is not %s; using %s", key, ESC(val), placement_options[i].expect,
+                            instead);
+            }
+        } else if (!strcmp(w, "dry_run")) {
+            s->dry_run = 1;
+        } else if (have_policy) {
+            char cur[64];
+            snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
+            problem(p, "a second policy \"%s\"; using %s", ESC(w), cur);
+        } else {
+            char cur[64];
+            snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
+            if (parse_policy_word(s, w) != 0)
+                problem(p, "unknown policy \"%s\" (known: off, critpath, critpath+refine, "
+                        "maxlocal, exhaustive, compact, scatter, bubble); using %s", ESC(w), cur);
+            have_policy = 1;
+        }
+        if (!comma)
+            break;
+        item = comma + 1;
+    }
+    if (p->empty_items == 1)
+        problem(p, "empty item; ignored");
+    else if (p->empty_items > 1)
+        problem(p, "%d empty items; ignored", p->empty_items);
+}
+
+static void format_placement(const rt_settings_t *s, char *buf, size_t len)
+{
+    char factor[32];
+    if (s->numa_factor > 0)
+        snprintf(factor, sizeof factor, "%g", s->numa_factor);
+    else
+        strcpy(factor, "auto");
+    char source[PATH_MAX + 16];
+    if (s->source == RT_SOURCE_REPLAY)
+        snprintf(source, sizeof source, "replay:%s", s->replay_path);
+    else
+        snprintf(source, sizeof source, "%s", rt_source_name(s->source));
+    int n = snprintf(buf, len, "%s,sample=%d,numa_factor=%s,source=%s,verify=%s,dry_run=%s,track=%s",
+                     rt_settings_policy_name(s), s->sample, factor, source, s->verify ? "on" : "off",
+                     s->dry_run ? "on" : "off", track_names[s->track]);
+    if (s->mode == RT_MODE_BUBBLE && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ",scheduler=%s", pl_bubble_sched_name(s->scheduler));
+}
+
+/* ---- OMP_PLACEMENT_REPORT: "" | "stderr" | <writable file path> ---- */
+
+static int writable_path(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return !S_ISDIR(st.st_mode) && access(path, W_OK) == 0;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    return access(dirname(dir), W_OK) == 0;
+}
+
+static void parse_report(rt_settings_t *s, const char *value, problems_t *p)
+{
+    if (!*value)
+        s->report = RT_REPORT_NONE;
+    else if (!strcmp(value, "stderr"))
+        s->report = RT_REPORT_STDERR;
+    else if (strlen(value) < sizeof s->report_path && writable_path(value)) {
+        s->report = RT_REPORT_FILE;
+        strcpy(s->report_path, value);
+    } else {
+        problem(p, "cannot write a file there; using stderr");
+        s->report = RT_REPORT_STDERR;
+    }
+}
+
+static void format_report(const rt_settings_t *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->report == RT_REPORT_FILE ? s->report_path
+                             : s->report == RT_REPORT_STDERR ? "stderr" : "");
+}
+
+/* ---- OMP_PLACEMENT_VERBOSE: <int 0..2> | <bool> ---- */
+
+static void parse_verbose(rt_settings_t *s, const char *value, problems_t *p)
+{
+    int b;
+    if (parse_int(value, 0, 2, &s->verbose) == 0)
+        return;
+    if (parse_bool(value, &b) == 0) {
+        s->verbose = b;
+        return;
+    }
+    problem(p, "not 0, 1, 2, true or false; using 0");
+    s->verbose = 0;
+}
+
+static void format_verbose(const rt_settings_t *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", s->verbose);
+}
+
+/* ---- OMP_PLACEMENT_DISPLAY_ENV: <bool> | "verbose" ---- */
+
+static void parse_display_env(rt_settings_t *s, const char *value, problems_t *p)
+{
+    if (!strcasecmp(value, "verbose")) {
+        s->display_env = 2;
+        return;
+    }
+    if (parse_bool(value, &s->display_env) != 0) {
+        problem(p, "not true, false or verbose; using false");
+        s->display_env = 0;
+    }
+}
+
+static void format_display_env(const rt_settings_t *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->display_env == 2 ? "verbose" : s->display_env ? "true" : "false");
+}
+
+/* ---- the table ---- */
+
+static const struct {
+    const char *name;
+    void (*parse)(rt_settings_t *s, const char *value, problems_t *p);
+    void (*format)(const rt_settings_t *s, char *buf, size_t len);
+    const char *fallback; /* what an overlong value falls back to */
+} table[] = {
+    {"OMP_PLACEMENT", parse_placement, format_placement, "the default critpath"},
+    {"OMP_PLACEMENT_REPORT", parse_report, format_report, "no report"},
+    {"OMP_PLACEMENT_VERBOSE", parse_verbose, format_verbose, "0"},
+    {"OMP_PLACEMENT_DISPLAY_ENV", parse_display_env, format_display_env, "false"},
+};
+#define NVARS (sizeof table / sizeof table[0])
+
+void rt_settings_parse(rt_settings_t *s, const char *placement, const char *report,
+                       const char *verbose, const char *display_env)
+{
+    const char *values[NVARS] = {placement, report, verbose, display_env};
+    defaults(s);
+    for (size_t i = 0; i < NVARS; i++) {
+        const char *v = values[i];
+        if (!v)
+            continue;
+        size_t n = strlen(v);
+        if (n > MAX_VALUE_LEN) {
+            rt_warn("%s=\"%s\": %zu characters, longer than %d; using %s", table[i].name,
+                    escape(v, 40, (char[256]){0}, 256), n, MAX_VALUE_LEN, table[i].fallback);
+            continue;
+        }
+        problems_t p = {.len = 0};
+        table[i].parse(s, v, &p);
+        if (p.len)
+            rt_warn("%s=\"%s\": %s", table[i].name, ESC(v), p.text);
+    }
+}
+
+static rt_settings_t resolved;
+const rt_settings_t *const rt_conf = &resolved;
+static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
+
+static void resolve(void)
+{
+    rt_settings_parse(&resolved, getenv("OMP_PLACEMENT"), getenv("OMP_PLACEMENT_REPORT"),
+                      getenv("OMP_PLACEMENT_VERBOSE"), getenv("OMP_PLACEMENT_DISPLAY_ENV"));
+    rt_log_verbosity = resolved.verbose;
+}
+
+void rt_settings_init(void)
+{
+    pthread_once(&resolve_once, resolve);
+}
+
+void rt_settings_switch_off(void)
+{
+    resolved.mode = RT_MODE_OFF;
+}
+
+void rt_settings_format(const rt_settings_t *s, char *buf, size_t len)
+{
+    format_placement(s, buf, len);
+}
+
+void rt_settings_print(const rt_settings_t *s, FILE *out)
+{
+    char buf[PATH_MAX + 256];
+    fprintf(out, "OMPNUMA DISPLAY ENVIRONMENT BEGIN\n");
+    for (size_t i = 0; i < NVARS; i++) {
+        table[i].format(s, buf, sizeof buf);
+        fprintf(out, "  %s='%s'\n", table[i].name, buf);
+    }
+    fprintf(out, "OMPNUMA DISPLAY ENVIRONMENT END\n");
+    fflush(out);
+}

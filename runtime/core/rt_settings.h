@@ -1,0 +1,86 @@
+/* rt_settings.h: every OMP_PLACEMENT* environment variable, parsed once through one table into settings no one changes. */
+#ifndef OMPNUMA_RT_SETTINGS_H
+#define OMPNUMA_RT_SETTINGS_H
+
+#include <limits.h>
+#include <stdio.h>
+#include "pl.h"
+
+typedef enum rt_source {
+    RT_SOURCE_AUTO = 0,
+    RT_SOURCE_PERF,
+    RT_SOURCE_PAPI,
+    RT_SOURCE_PAGEFAULT,
+    RT_SOURCE_HINTS,
+    RT_SOURCE_REPLAY,
+    RT_SOURCE_COUNT
+} rt_source_t;
+
+typedef enum rt_report_mode {
+    RT_REPORT_NONE = 0,
+    RT_REPORT_STDERR,     /* readable summary on stderr */
+    RT_REPORT_FILE        /* JSON into report_path */
+} rt_report_mode_t;
+
+/* Pages the pagefault source may protect: only what the omp_numa_* API
+ * manages, or also large anonymous mappings and the data/bss segments. */
+typedef enum rt_track {
+    RT_TRACK_API = 0,
+    RT_TRACK_ANON,
+    RT_TRACK_ALL
+} rt_track_t;
+
+/* What the runtime does, derived once from the policy word. */
+typedef enum rt_mode {
+    RT_MODE_OFF = 0,      /* OMP_PLACEMENT=off: measure nothing unless a report is asked for */
+    RT_MODE_LOOP,         /* the per-region placement loop with `policy` */
+    RT_MODE_BUBBLE        /* nested teams as bubbles; `policy` inside a team */
+} rt_mode_t;
+
+typedef struct rt_settings {
+    rt_mode_t        mode;
+    pl_policy_t      policy;         /* inside a team, where a TNT exists */
+    pl_bubble_sched_t scheduler;     /* cache or memory, for bubble */
+    int              sample;         /* executions sampled before deciding */
+    double           numa_factor;    /* 0 = auto (from the distance matrix) */
+    rt_source_t      source;
+    char             replay_path[PATH_MAX];
+    int              verify;         /* measure after a move and roll back if slower */
+    int              dry_run;        /* record intended pins, apply none */
+    rt_track_t       track;
+    rt_report_mode_t report;
+    char             report_path[PATH_MAX];
+    int              verbose;        /* 0, 1 decisions, 2 every event of interest */
+    int              display_env;    /* 0, 1 (true: the settings), 2 (verbose: and what the runtime made of
+                                        them: topology, pinning mode, counter sources) */
+} rt_settings_t;
+
+/*
+ * The process's settings, resolved once from the environment by
+ * rt_settings_init (idempotent, thread-safe) and never changed afterwards,
+ * with one exception made at start-up only: rt_settings_switch_off when the
+ * machine has no usable topology. Read them through rt_conf.
+ */
+extern const rt_settings_t *const rt_conf;
+void rt_settings_init(void);
+void rt_settings_switch_off(void);
+
+/* Defaults, then explicit values (NULL = unset), for rt_settings_init, tests
+ * and the CLI. Every variable with bad values gives exactly one warning line
+ * naming the variable, its value (control characters escaped) and what is
+ * used instead; nothing else happens as a side effect. */
+void rt_settings_parse(rt_settings_t *s, const char *placement, const char *report,
+                       const char *verbose, const char *display_env);
+
+/* OMP_DISPLAY_ENV-style dump of the effective settings. */
+void rt_settings_print(const rt_settings_t *s, FILE *out);
+
+/* "critpath,sample=4,..." : the canonical OMP_PLACEMENT string. */
+void rt_settings_format(const rt_settings_t *s, char *buf, size_t len);
+
+const char *rt_source_name(rt_source_t source);
+
+/* "off", "bubble" or the placement policy's name. */
+const char *rt_settings_policy_name(const rt_settings_t *s);
+
+#endif

@@ -1,0 +1,165 @@
+/* rt_affinity.c: the one owner of thread moves: sched_setaffinity by tid, home masks saved at the first move, per-mover counts, dry run. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt_affinity.h"
+#include "rt_core.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
+
+static int applies;
+static char mode[160];
+static char binding_note[256];
+static uint64_t moves[RT_MOVER_COUNT], move_ns[RT_MOVER_COUNT];
+
+static const char *const mover_names[RT_MOVER_COUNT] = {"loop", "hints", "bubble", "monitor", "mpi"};
+
+const char *rt_mover_name(rt_mover_t who)
+{
+    return (unsigned)who < RT_MOVER_COUNT ? mover_names[who] : "?";
+}
+
+void rt_place_init(rt_place_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->tid = (pid_t)syscall(SYS_gettid);
+    p->pinned_cpu = -1;
+    p->home_cpu = -1;
+}
+
+void rt_affinity_init(void)
+{
+    const char *thissystem = getenv("HWLOC_THISSYSTEM");
+    int forced = thissystem && !strcmp(thissystem, "1");
+    applies = 0;
+    if (rt_conf->dry_run)
+        snprintf(mode, sizeof mode, "dry run (OMP_PLACEMENT dry_run): intended CPUs recorded, not applied");
+    else if (!rt_mach->ok)
+        snprintf(mode, sizeof mode, "off: no topology");
+    else if (!rt_mach->topo.this_system && !forced)
+        snprintf(mode, sizeof mode, "dry run: the topology is not this machine (set HWLOC_THISSYSTEM=1 to apply pins)");
+    else {
+        applies = 1;
+        snprintf(mode, sizeof mode, "applied with sched_setaffinity%s",
+                 rt_mach->topo.this_system ? "" : " (HWLOC_THISSYSTEM=1 on a foreign topology)");
+    }
+    const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
+    binding_note[0] = '\0';
+    if ((bind && *bind) || (places && *places))
+        snprintf(binding_note, sizeof binding_note, "OMP_PROC_BIND=%s OMP_PLACES=%s: %s", bind ? bind : "",
+                 places ? places : "",
+                 rt_conf->mode != RT_MODE_OFF && applies
+                     ? "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
+                       "region put it, and the primary gets its binding back at each region's end"
+                     : "the OpenMP binding applies (ompnuma pins nothing)");
+}
+
+int rt_affinity_applies(void)
+{
+    return applies;
+}
+
+const char *rt_affinity_mode(void)
+{
+    return mode;
+}
+
+const char *rt_affinity_binding_note(void)
+{
+    return binding_note;
+}
+
+int rt_affinity_get(cpu_set_t *mask)
+{
+    CPU_ZERO(mask);
+    return sched_getaffinity(0, sizeof *mask, mask);
+}
+
+static void lock(rt_place_t *p)
+{
+    while (__atomic_test_and_set(&p->lock, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static void unlock(rt_place_t *p)
+{
+    __atomic_clear(&p->lock, __ATOMIC_RELEASE);
+}
+
+/* The mask the thread has when ompnuma moves it away from its own placement:
+ * the user's, or the OpenMP binding (OMP_PROC_BIND), which libomp applies
+ * after the thread started, or whatever the program set since. Read at
+ * every such move, so restoring it undoes only ompnuma's move. */
+static void save_home(rt_place_t *p)
+{
+    CPU_ZERO(&p->home);
+    if (sched_getaffinity(p->tid, sizeof p->home, &p->home) != 0) {
+        p->mask_saved = 0;
+        return;
+    }
+    p->mask_saved = 1;
+    p->home_cpu = -1;
+    if (CPU_COUNT(&p->home) == 1)
+        for (int c = 0; c < CPU_SETSIZE && p->home_cpu < 0; c++)
+            if (CPU_ISSET(c, &p->home))
+                p->home_cpu = c;
+}
+
+int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who)
+{
+    if (cpu >= CPU_SETSIZE || (unsigned)who >= RT_MOVER_COUNT) {
+        errno = EINVAL;
+        return -1;
+    }
+    /* The common case, unlocked: the thread is already there. */
+    if (cpu == __atomic_load_n(&p->pinned_cpu, __ATOMIC_RELAXED) || !applies)
+        return 0;
+    int rc = 0;
+    lock(p);
+    if (cpu >= 0 && __atomic_load_n(&p->pinned_cpu, __ATOMIC_RELAXED) < 0)
+        save_home(p);
+    /* A thread bound to one CPU by its home mask is at home there: pinning
+     * it to that CPU and restoring its mask are the same place. */
+    if (cpu >= 0 && cpu == p->home_cpu)
+        cpu = -1;
+    if (cpu != __atomic_load_n(&p->pinned_cpu, __ATOMIC_RELAXED) && (cpu >= 0 || p->mask_saved)) {
+        /* Timed: the loop weighs what bouncing between mappings costs. */
+        uint64_t t0 = rt_now_ns();
+        cpu_set_t one, *mask = &p->home;
+        if (cpu >= 0) {
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            mask = &one;
+        }
+        rc = sched_setaffinity(p->tid, sizeof *mask, mask);
+        if (rc == 0) {
+            __atomic_store_n(&p->pinned_cpu, cpu, __ATOMIC_RELAXED);
+            p->last_mover = who;
+        }
+        __atomic_fetch_add(&move_ns[who], rt_now_ns() - t0, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&moves[who], 1, __ATOMIC_RELAXED);
+    }
+    unlock(p);
+    return rc;
+}
+
+void rt_affinity_stats(rt_mover_t who, uint64_t *count, uint64_t *ns)
+{
+    *count = (unsigned)who < RT_MOVER_COUNT ? __atomic_load_n(&moves[who], __ATOMIC_RELAXED) : 0;
+    *ns = (unsigned)who < RT_MOVER_COUNT ? __atomic_load_n(&move_ns[who], __ATOMIC_RELAXED) : 0;
+}
+
+void rt_affinity_totals(uint64_t *count, uint64_t *ns)
+{
+    *count = *ns = 0;
+    for (int w = 0; w < RT_MOVER_COUNT; w++) {
+        uint64_t c, n;
+        rt_affinity_stats((rt_mover_t)w, &c, &n);
+        *count += c;
+        *ns += n;
+    }
+}

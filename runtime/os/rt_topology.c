@@ -1,0 +1,264 @@
+/* rt_topology.c: hwloc (this machine, XML or synthetic) or a nodes=N,cores=C spec -> rt_topo_t. */
+#include <errno.h>
+#include <hwloc.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rt_topology.h"
+
+/* Remote distance assumed when nothing reports one: the common 2-socket SLIT value. */
+#define DEFAULT_REMOTE_FACTOR 2.0
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen)
+        vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int alloc_nodes(rt_topo_t *t, int nnodes)
+{
+    t->nnodes = nnodes;
+    t->capacity = calloc((size_t)nnodes, sizeof *t->capacity);
+    t->os_index = calloc((size_t)nnodes, sizeof *t->os_index);
+    t->cpus = calloc((size_t)nnodes, sizeof *t->cpus);
+    t->memory = calloc((size_t)nnodes, sizeof *t->memory);
+    t->distance = calloc((size_t)nnodes * (size_t)nnodes, sizeof *t->distance);
+    return (t->capacity && t->os_index && t->cpus && t->memory && t->distance) ? 0 : -1;
+}
+
+static void uniform_distances(rt_topo_t *t, double factor)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++)
+            t->distance[i * t->nnodes + j] = i == j ? 10.0 : 10.0 * factor;
+}
+
+static void derive_factor(rt_topo_t *t)
+{
+    double local = 0, remote = 0;
+    int nl = 0, nr = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++) {
+            double d = t->distance[i * t->nnodes + j];
+            if (i == j) { local += d; nl++; }
+            else { remote += d; nr++; }
+        }
+    t->numa_factor = (nr && local > 0) ? (remote / nr) / (local / nl) : 1.0;
+}
+
+/* "nodes=N,cores=C[,factor=F]": identical nodes, CPUs numbered node by node. */
+static int load_simple(const char *spec, rt_topo_t *t, char *err, size_t errlen)
+{
+    int nodes = 0, cores = 0;
+    double factor = DEFAULT_REMOTE_FACTOR;
+    char buf[256];
+    if (strlen(spec) >= sizeof buf)
+        return fail(err, errlen, "topology \"%.40s...\": too long", spec);
+    strcpy(buf, spec);
+    for (char *save, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *end;
+        if (!strncmp(item, "nodes=", 6)) {
+            nodes = (int)strtol(item + 6, &end, 10);
+        } else if (!strncmp(item, "cores=", 6)) {
+            cores = (int)strtol(item + 6, &end, 10);
+        } else if (!strncmp(item, "factor=", 7)) {
+            factor = strtod(item + 7, &end);
+        } else {
+            return fail(err, errlen, "topology \"%s\": unknown item \"%s\" "
+                        "(expected nodes=N,cores=C[,factor=F])", spec, item);
+        }
+        if (*end)
+            return fail(err, errlen, "topology \"%s\": \"%s\" is not a number", spec, item);
+    }
+    if (nodes < 1 || nodes > 4096 || cores < 1 || cores > 65536 || !(factor >= 1.0 && factor <= 100.0))
+        return fail(err, errlen, "topology \"%s\": needs nodes in 1..4096, cores in 1..65536 "
+                    "and factor in 1..100", spec);
+    if (alloc_nodes(t, nodes) != 0)
+        return fail(err, errlen, "topology: out of memory");
+    for (int n = 0; n < nodes; n++) {
+        t->capacity[n] = cores;
+        t->os_index[n] = n;
+        t->cpus[n] = malloc((size_t)cores * sizeof(int));
+        if (!t->cpus[n])
+            return fail(err, errlen, "topology: out of memory");
+        for (int c = 0; c < cores; c++)
+            t->cpus[n][c] = n * cores + c;
+    }
+    t->ncpus = nodes * cores;
+    uniform_distances(t, factor);
+    t->distances_known = 1;
+    t->numa_factor = nodes > 1 ? factor : 1.0;
+    t->this_system = 0;
+    snprintf(t->origin, sizeof t->origin, "%s", spec);
+    return 0;
+}
+
+static void hwloc_distances(hwloc_topology_t topo, rt_topo_t *t)
+{
+    struct hwloc_distances_s *dist = NULL;
+    unsigned nr = 1;
+    int found = hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, &dist,
+                                            HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 && nr >= 1;
+    if (found && dist->nbobjs == (unsigned)t->nnodes) {
+        /* hwloc orders objects by its own index; map them to ours by logical index. */
+        double local = 0;
+        for (unsigned i = 0; i < dist->nbobjs; i++)
+            local += (double)dist->values[i * dist->nbobjs + i];
+        local /= dist->nbobjs;
+        for (unsigned i = 0; i < dist->nbobjs; i++)
+            for (unsigned j = 0; j < dist->nbobjs; j++) {
+                int a = (int)dist->objs[i]->logical_index, b = (int)dist->objs[j]->logical_index;
+                /* Normalise so local is 10, as the SLIT is; latencies in ns become ratios. */
+                double v = (double)dist->values[i * dist->nbobjs + j];
+                t->distance[a * t->nnodes + b] = local > 0 ? 10.0 * v / local : v;
+            }
+        t->distances_known = 1;
+    } else {
+        uniform_distances(t, DEFAULT_REMOTE_FACTOR);
+        t->distances_known = t->nnodes == 1;
+    }
+    if (found)
+        hwloc_distances_release(topo, dist);
+}
+
+static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
+{
+    hwloc_topology_t topo;
+    struct stat st;
+    if (hwloc_topology_init(&topo) != 0)
+        return fail(err, errlen, "hwloc: cannot initialise: %s", strerror(errno));
+    int rc = 0;
+    if (spec && *spec) {
+        if (stat(spec, &st) == 0) {
+            rc = hwloc_topology_set_xml(topo, spec);
+            snprintf(t->origin, sizeof t->origin, "xml: %s", spec);
+        } else {
+            rc = hwloc_topology_set_synthetic(topo, spec);
+            snprintf(t->origin, sizeof t->origin, "synthetic: %s", spec);
+        }
+        if (rc != 0) {
+            hwloc_topology_destroy(topo);
+            return fail(err, errlen, "topology \"%s\": neither a readable hwloc XML file nor a "
+                        "valid hwloc synthetic description (%s)", spec, strerror(errno));
+        }
+    } else {
+        const char *xml = getenv("HWLOC_XMLFILE"), *syn = getenv("HWLOC_SYNTHETIC");
+        if (syn && *syn)
+            snprintf(t->origin, sizeof t->origin, "synthetic: %s", syn);
+        else if (xml && *xml)
+            snprintf(t->origin, sizeof t->origin, "xml: %s", xml);
+        else
+            snprintf(t->origin, sizeof t->origin, "this system");
+    }
+    if (hwloc_topology_load(topo) != 0) {
+        hwloc_topology_destroy(topo);
+        return fail(err, errlen, "hwloc: cannot load the topology: %s", strerror(errno));
+    }
+    t->this_system = hwloc_topology_is_thissystem(topo);
+
+    int nnodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    if (nnodes < 1) {
+        hwloc_topology_destroy(topo);
+        return fail(err, errlen, "hwloc: the topology has no NUMA node");
+    }
+    if (alloc_nodes(t, nnodes) != 0) {
+        hwloc_topology_destroy(topo);
+        return fail(err, errlen, "topology: out of memory");
+    }
+    for (int n = 0; n < nnodes; n++) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)n);
+        t->os_index[n] = (int)node->os_index;
+        t->memory[n] = node->attr ? node->attr->numanode.local_memory : 0;
+        int count = node->cpuset ? hwloc_bitmap_weight(node->cpuset) : 0;
+        if (count < 0)
+            count = 0;
+        t->capacity[n] = count;
+        t->cpus[n] = malloc((size_t)(count ? count : 1) * sizeof(int));
+        if (!t->cpus[n]) {
+            hwloc_topology_destroy(topo);
+            return fail(err, errlen, "topology: out of memory");
+        }
+        int k = 0;
+        unsigned cpu;
+        hwloc_bitmap_foreach_begin(cpu, node->cpuset) {
+            t->cpus[n][k++] = (int)cpu;
+        } hwloc_bitmap_foreach_end();
+        t->ncpus += count;
+    }
+    hwloc_distances(topo, t);
+    derive_factor(t);
+    hwloc_topology_destroy(topo);
+    return 0;
+}
+
+int rt_topo_load(const char *spec, rt_topo_t *topo, char *err, size_t errlen)
+{
+    memset(topo, 0, sizeof *topo);
+    int rc = (spec && !strncmp(spec, "nodes=", 6)) ? load_simple(spec, topo, err, errlen)
+                                                   : load_hwloc(spec, topo, err, errlen);
+    if (rc != 0)
+        rt_topo_free(topo);
+    return rc;
+}
+
+void rt_topo_free(rt_topo_t *t)
+{
+    if (t->cpus)
+        for (int n = 0; n < t->nnodes; n++)
+            free(t->cpus[n]);
+    free(t->cpus);
+    free(t->capacity);
+    free(t->os_index);
+    free(t->memory);
+    free(t->distance);
+    memset(t, 0, sizeof *t);
+}
+
+void rt_topo_as_pl(const rt_topo_t *t, pl_topo_t *out)
+{
+    out->nnodes = t->nnodes;
+    out->capacity = t->capacity;
+    out->distance = t->distance;
+    out->numa_factor = t->numa_factor;
+}
+
+int rt_topo_node_of_os(const rt_topo_t *t, int os_node)
+{
+    for (int n = 0; n < t->nnodes; n++)
+        if (t->os_index[n] == os_node)
+            return n;
+    return -1;
+}
+
+int rt_topo_node_of_cpu(const rt_topo_t *t, int cpu)
+{
+    for (int n = 0; n < t->nnodes; n++)
+        for (int c = 0; c < t->capacity[n]; c++)
+            if (t->cpus[n][c] == cpu)
+                return n;
+    return -1;
+}
+
+static rt_machine_t machine;
+const rt_machine_t *const rt_mach = &machine;
+
+int rt_machine_init(const char *spec, double numa_factor)
+{
+    if (machine.ok)
+        return 0;
+    if (rt_topo_load(spec, &machine.topo, machine.error, sizeof machine.error) != 0) {
+        errno = ENOENT;
+        return -1;
+    }
+    rt_topo_as_pl(&machine.topo, &machine.pl);
+    machine.pl.numa_factor = numa_factor > 0 ? numa_factor : pl_numa_factor(&machine.pl);
+    machine.ok = 1;
+    return 0;
+}

@@ -1,0 +1,175 @@
+/* rt_region.c: the region table: lock-free lookup, records created at first sight, team-size redirects, timing stride. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_affinity.h"
+#include "rt_log.h"
+#include "rt_region.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
+
+/* Open addressing over (codeptr, team size, parent). A program has tens of
+ * regions, rarely hundreds; a full table leaves new regions unmeasured. */
+#define TABLE_SIZE 4096
+#define TABLE_MASK (TABLE_SIZE - 1)
+
+static rt_region_t *table[TABLE_SIZE];       /* published with release stores */
+static rt_region_t *by_id[TABLE_SIZE];
+static int nregions;                         /* written under insert_lock */
+static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const outcome_names[RT_OUTCOME_COUNT] = {
+    "sampling", "verifying", "kept", "rolled_back", "unchanged", "decided", "no_data", "off",
+};
+
+const char *rt_outcome_name(rt_outcome_t o)
+{
+    return (unsigned)o < RT_OUTCOME_COUNT ? outcome_names[o] : "?";
+}
+
+/* A region is its code address, its team size and its parent region: the
+ * parent tells nesting levels apart even when a compiler's tail calls give
+ * several levels the same return address. */
+static inline unsigned slot_of(const void *codeptr, int team_size, int parent_id)
+{
+    uint64_t h = (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull;
+    return (unsigned)(h >> 40) & TABLE_MASK;
+}
+
+static inline int same(const rt_region_t *r, const void *codeptr, int team_size, int parent_id)
+{
+    return r->codeptr == codeptr && r->team_size == team_size && r->parent_id == parent_id;
+}
+
+static void region_free(rt_region_t *r)
+{
+    free(r->slot);
+    free(r->busy_sum);
+    free(r->tnt);
+    free(r->tnt_samples);
+    free(r->tnt_after);
+    free(r->map_node);
+    free(r->pin_cpu);
+    free(r->prev_pin_cpu);
+    free(r->seen_cpu);
+    free(r->decided_cpu);
+    free(r->perm);
+    free(r->prev_perm);
+    free(r);
+}
+
+static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent)
+{
+    size_t n = (size_t)team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
+    rt_region_t *r = aligned_alloc(_Alignof(rt_region_t), sizeof *r);
+    if (!r)
+        return NULL;
+    memset(r, 0, sizeof *r);
+    /* Each thread's hot slot on a cache line of its own: written every execution. */
+    r->slot = aligned_alloc(64, n * sizeof *r->slot);
+    r->busy_sum = calloc(n, sizeof *r->busy_sum);
+    r->tnt = calloc(cells, sizeof *r->tnt);
+    r->tnt_samples = calloc(n, sizeof *r->tnt_samples);
+    r->tnt_after = calloc(cells, sizeof *r->tnt_after);
+    r->map_node = malloc(n * sizeof *r->map_node);
+    r->pin_cpu = malloc(n * sizeof *r->pin_cpu);
+    r->prev_pin_cpu = malloc(n * sizeof *r->prev_pin_cpu);
+    r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
+    r->decided_cpu = malloc(n * sizeof *r->decided_cpu);
+    r->perm = malloc(n * sizeof *r->perm);
+    r->prev_perm = malloc(n * sizeof *r->prev_perm);
+    if (!r->slot || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->tnt_after || !r->map_node || !r->pin_cpu ||
+        !r->prev_pin_cpu || !r->seen_cpu || !r->decided_cpu || !r->perm || !r->prev_perm) {
+        region_free(r);
+        return NULL;
+    }
+    memset(r->slot, 0, n * sizeof *r->slot);
+    for (size_t i = 0; i < n; i++) {
+        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
+        r->perm[i] = r->prev_perm[i] = (int)i;
+    }
+    r->codeptr = codeptr;
+    r->team_size = team_size;
+    r->parent_id = parent ? parent->id : -1;
+    r->level = parent ? parent->level + 1 : 1;
+    r->cp_min = UINT64_MAX;
+    r->phase_min = UINT64_MAX;
+    r->outcome = rt_conf->mode != RT_MODE_OFF ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
+    r->measuring = rt_conf->mode != RT_MODE_OFF;
+    if (rt_conf->mode == RT_MODE_BUBBLE)
+        r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
+    return r;
+}
+
+rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent)
+{
+    int parent_id = parent ? parent->id : -1;
+    unsigned s = slot_of(codeptr, team_size, parent_id);
+    for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
+        rt_region_t *r = __atomic_load_n(&table[s], __ATOMIC_ACQUIRE);
+        if (!r)
+            break;
+        if (same(r, codeptr, team_size, parent_id))
+            return r;
+    }
+    /* First sight: insert under the lock, re-probing since another thread may have won. */
+    pthread_mutex_lock(&insert_lock);
+    rt_region_t *found = NULL;
+    s = slot_of(codeptr, team_size, parent_id);
+    for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
+        rt_region_t *r = table[s];
+        if (!r) {
+            if (nregions >= TABLE_SIZE - 1) {
+                static int said;
+                if (!said++)
+                    rt_verbose(1, "region table full (%d regions): regions seen from now on are not measured",
+                               nregions);
+            } else if ((found = create(codeptr, team_size, parent))) {
+                found->id = nregions;
+                by_id[nregions] = found;
+                __atomic_store_n(&nregions, nregions + 1, __ATOMIC_RELEASE);
+                __atomic_store_n(&table[s], found, __ATOMIC_RELEASE);
+            }
+            break;
+        }
+        if (same(r, codeptr, team_size, parent_id)) {
+            found = r;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&insert_lock);
+    return found;
+}
+
+int rt_region_count(void)
+{
+    return __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);
+}
+
+rt_region_t *rt_region_at(int i)
+{
+    return (i >= 0 && i < rt_region_count()) ? by_id[i] : NULL;
+}
+
+rt_region_t *rt_region_for_team(rt_region_t *requested, int actual)
+{
+    if (!requested || requested->team_size == actual)
+        return requested;
+    /* The team came out smaller than asked for: a region of its own, which
+     * the requested one points to from now on (it never runs itself). */
+    rt_region_t *r = rt_region_get(requested->codeptr, actual,
+                                   requested->parent_id >= 0 ? rt_region_at(requested->parent_id) : NULL);
+    if (r && __atomic_load_n(&requested->redirect, __ATOMIC_RELAXED) != r)
+        __atomic_store_n(&requested->redirect, r, __ATOMIC_RELAXED);
+    return r;
+}
+
+int rt_region_timed(const rt_region_t *r)
+{
+    if (r->redirect)
+        r = r->redirect;
+    int settled = !r->measuring && r->outcome != RT_OUTCOME_SAMPLING && r->outcome != RT_OUTCOME_VERIFYING;
+    return !settled || r->executions % RT_TIMING_STRIDE == 0;
+}

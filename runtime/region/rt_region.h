@@ -1,0 +1,123 @@
+/* rt_region.h: the region table: one record per parallel region (code address, team size, parent), found without a lock. */
+#ifndef OMPNUMA_RT_REGION_H
+#define OMPNUMA_RT_REGION_H
+
+#include <sched.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct rt_thread;
+
+/* Deepest nesting whose regions are measured; deeper teams still run, unmeasured. */
+#define RT_MAX_DEPTH 8
+
+typedef enum rt_outcome {
+    RT_OUTCOME_SAMPLING = 0, /* still collecting the first executions            */
+    RT_OUTCOME_VERIFYING,    /* a new mapping is applied and being timed          */
+    RT_OUTCOME_KEPT,         /* the new mapping made the region faster: kept      */
+    RT_OUTCOME_ROLLED_BACK,  /* the new mapping was slower: the old one restored  */
+    RT_OUTCOME_UNCHANGED,    /* the decision equals the current placement         */
+    RT_OUTCOME_DECIDED,      /* dry run: decided and reported, nothing moved      */
+    RT_OUTCOME_NO_DATA,      /* no counter source gave references for this region */
+    RT_OUTCOME_OFF,          /* OMP_PLACEMENT=off: measured only                  */
+    RT_OUTCOME_COUNT
+} rt_outcome_t;
+
+const char *rt_outcome_name(rt_outcome_t o);
+
+/* What thread i of a team writes at every execution, alone on its cache line. */
+typedef struct rt_slot {
+    uint64_t          busy_last;  /* ns, this execution */
+    struct rt_thread *member;     /* the thread holding this index, last execution */
+    char              pad[48];
+} rt_slot_t;
+
+/*
+ * A parallel region: one code address and one team size. Created at its
+ * first execution (the only allocation); afterwards every field a worker
+ * touches is a preallocated slot of its own.
+ *
+ * Ownership: slot[i], tnt row i and the pin read are thread i's; all
+ * other fields are written by the team's primary thread at region end,
+ * after the join barrier made the workers' writes visible.
+ */
+typedef struct rt_region {
+    /* Read by every team member at every execution; written only when the
+     * region is created or changes phase. Kept apart from the fields below,
+     * which the primary writes at every execution, so members do not miss
+     * in cache on lines the primary just wrote. */
+    const void *codeptr;
+    int         team_size;
+    int         id;
+    int         parent_id;      /* -1 for an outermost region */
+    int         level;          /* nesting level, 1 = outermost parallel */
+    rt_slot_t  *slot;           /* [team_size] each thread's hot slot */
+    int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
+    int         *perm;          /* [team_size] bubble policy: the position among its team's
+                                   CPUs each thread takes (identity until critpath decides) */
+    int          measuring;     /* 1: counters on (sampling), 0: timing only */
+    int          pins_applied;  /* 0 in dry-run mode */
+    struct rt_region *redirect; /* the record of the team that really ran when it was
+                                   smaller than this (requested) size, or NULL */
+    uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
+    uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
+    int          confirming;    /* 1 while tnt_after is being sampled */
+    int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
+
+    /* Written by the primary at the end of every execution. */
+    _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
+    uint64_t    executions;
+    uint64_t    timed_executions; /* executions whose threads read the clock (see rt_region_timed) */
+    uint64_t   *busy_sum;       /* [team_size] ns, all executions */
+    uint64_t    cp_sum;         /* sum of critical paths (ns) */
+    uint64_t    cp_min, cp_max;
+
+    /* The placement loop (rt_loop.c). */
+    rt_outcome_t outcome;
+    int          phase_execs;   /* executions in the current phase */
+    uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
+    uint64_t     phase_min, phase_max;
+    int          resamples;     /* times a drift re-opened sampling */
+    double       cp_before_ns;  /* fastest baseline execution before the decision */
+    double       cp_after_ns;   /* fastest verification execution after it (0: not measured) */
+    double       cp_settled_ns; /* mean of the first window once settled: drift reference
+                                   (0 not yet measured, -1 skip the next window) */
+    double       noise;         /* relative spread measured while sampling */
+    uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
+    int         *map_node;      /* [team_size] decided node, -1 undecided */
+    int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
+    int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
+    int         *prev_perm;     /* [team_size] the permutation before the decision */
+    int          hint_moves;    /* threads moved by omp_numa_update_hints */
+    int          decision_policy;
+    double       decision_us;
+    double       predicted_before, predicted_after;
+    uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
+    uint64_t     armed_seen;    /* armed_execs the loop has counted */
+    int          unarmed;       /* sampling executions the source could not arm */
+    uint64_t     repins;        /* re-pins threads made entering this region */
+    uint64_t     repins_mark;   /* repins at the start of the current window */
+    int          compromise;    /* pins shared with other regions to stop bouncing */
+} rt_region_t;
+
+/* Lookup by code address, team size and parent (NULL for an outermost
+ * region), inserting on first sight (takes a lock and allocates only then).
+ * NULL when the table is full or memory ran out. */
+rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent);
+
+/* Visit every known region in creation order. */
+int          rt_region_count(void);
+rt_region_t *rt_region_at(int i);
+
+/* The region a team member belongs to, given the one its encountering thread
+ * found for the requested size: itself, or when the team is smaller, the
+ * region for the actual size (same code address and parent). */
+rt_region_t *rt_region_for_team(rt_region_t *requested, int actual);
+/* Whether the next execution of r is timed: every one while r samples,
+ * verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
+ * to see a drift, and settled regions cost no clock reads otherwise). The
+ * encountering thread asks, and tells its team. */
+#define RT_TIMING_STRIDE 8
+int rt_region_timed(const rt_region_t *r);
+
+#endif

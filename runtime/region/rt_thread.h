@@ -1,0 +1,36 @@
+/* rt_thread.h: the thread registry: what the runtime keeps per OpenMP thread (its place, the regions it is in). */
+#ifndef OMPNUMA_RT_THREAD_H
+#define OMPNUMA_RT_THREAD_H
+
+#include <stdint.h>
+
+#include "rt_affinity.h"
+#include "rt_region.h"
+
+/* Per OpenMP thread. The OpenMP layer embeds it in its own per-thread
+ * record (with the OMPT bookkeeping) and registers it as the calling
+ * thread's with rt_thread_set_current. */
+typedef struct rt_thread {
+    int          gtid;            /* ompnuma's thread number, from 0 */
+    rt_place_t   place;           /* where ompnuma moved it (os/rt_affinity.h) */
+    int          last_cpu;        /* CPU the last region it entered gave it, -1 none */
+    int          depth;           /* regions entered (stack below) */
+    rt_region_t *region[RT_MAX_DEPTH];
+    int          index[RT_MAX_DEPTH];
+    uint64_t     t_begin[RT_MAX_DEPTH];
+    int          arrived[RT_MAX_DEPTH];
+    int          timed[RT_MAX_DEPTH];   /* this execution is timed */
+    int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
+} rt_thread_t;
+
+/* The calling thread, at home, in no region. */
+void rt_thread_init(rt_thread_t *thr, int gtid);
+
+/* The calling thread's record (set by the OpenMP layer at thread begin), or NULL. */
+rt_thread_t *rt_thread_current(void);
+void rt_thread_set_current(rt_thread_t *thr);
+
+/* A thread ends: no region may name it as a member any more. */
+void rt_thread_forget(rt_thread_t *thr);
+
+#endif

@@ -1,0 +1,154 @@
+/* rt_events.c: the event dispatcher: region and thread events from the OpenMP layer, routed to the region table, the sources, the loop, the bubbles and the affinity owner. */
+#include <sched.h>
+
+#include "rt_affinity.h"
+#include "rt_bubble.h"
+#include "rt_core.h"
+#include "rt_counters.h"
+#include "rt_events.h"
+#include "rt_loop.h"
+#include "rt_settings.h"
+
+rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested, const void *team)
+{
+    int d = thr->depth;
+    /* Teams below the deepest measured level are not measured: their members
+     * would not record their tasks, and nothing would end what was armed. */
+    if (requested < 1 || d >= RT_MAX_DEPTH)
+        return NULL;
+    const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
+    /* Created here, before the team forks, so that a region's very first
+     * execution (often the one that first-touches the data) is sampled too,
+     * and so that the team members find it without knowing their parent. */
+    rt_region_t *r = rt_region_get(codeptr, requested, parent);
+    if (rt_conf->mode == RT_MODE_BUBBLE)
+        rt_bubble_refresh();
+    /* A team that came out smaller last time is measured as the smaller one. */
+    rt_region_t *m = r && r->redirect ? r->redirect : r;
+    if (m && m->measuring) {
+        rt_sample_t s;
+        rt_loop_sample(m, &s);
+        rt_counters_region_begin(&s, team);
+    }
+    return r;
+}
+
+void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
+                         const void *team)
+{
+    int d = thr->depth++;
+    if (d >= RT_MAX_DEPTH)
+        return;
+    thr->region[d] = r;
+    thr->index[d] = index;
+    thr->arrived[d] = 0;
+    thr->timed[d] = timed;
+    thr->slot[d] = -1;
+    if (!r || index >= r->team_size)
+        return;
+    if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
+        __atomic_store_n(&r->slot[index].member, thr, __ATOMIC_RELAXED);
+    int bubble = rt_conf->mode == RT_MODE_BUBBLE;
+    if (bubble)
+        __atomic_store_n(&r->pin_cpu[index], rt_bubble_place(r, index, master_slot, &thr->slot[d]),
+                         __ATOMIC_RELAXED);
+    /* Re-pin only when this thread's place changed: one system call, and none when unchanged. */
+    int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
+    if (r->pins_applied) {
+        rt_affinity_move(&thr->place, cpu, bubble ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
+        /* A move away from where the previous region put this thread: what
+         * regions wanting different placements cost (see rt_loop.c). */
+        if (cpu != __atomic_load_n(&thr->last_cpu, __ATOMIC_RELAXED))
+            __atomic_fetch_add(&r->repins, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
+    }
+    if (r->measuring) {
+        r->seen_cpu[index] = sched_getcpu();
+        rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .id = r->id, .team_size = r->team_size};
+        rt_counters_thread_begin(&s, index, team);
+    }
+    if (timed)
+        thr->t_begin[d] = rt_now_ns();
+}
+
+void rt_event_barrier_arrive(rt_thread_t *thr)
+{
+    int d = thr->depth - 1;
+    if (d < 0 || d >= RT_MAX_DEPTH || thr->arrived[d])
+        return;
+    rt_region_t *r = thr->region[d];
+    int i = thr->index[d];
+    thr->arrived[d] = 1;
+    if (!r || i >= r->team_size)
+        return;
+    if (thr->timed[d])
+        __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
+}
+
+void rt_event_task_end(rt_thread_t *thr)
+{
+    int d = --thr->depth;
+    if (d < 0) {
+        thr->depth = 0;
+        return;
+    }
+    if (d >= RT_MAX_DEPTH)
+        return;
+    /* A region without an implicit barrier event (rare paths) ends its busy time here. */
+    if (!thr->arrived[d])
+        rt_event_barrier_arrive(thr);
+    /* The primary returns to serial code (or to its outer region) with the
+     * mask it had, whoever moved it (the loop, update_hints, the bubbles). */
+    if (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0) {
+        int outer = -1;
+        if (d > 0 && thr->region[d - 1] && thr->region[d - 1]->pins_applied)
+            outer = thr->region[d - 1]->pin_cpu[thr->index[d - 1]];
+        rt_affinity_move(&thr->place, outer, rt_conf->mode == RT_MODE_BUBBLE ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
+    }
+}
+
+/* The counter source first, always: what it armed must not outlive the construct. */
+static void counters_end(rt_region_t *r)
+{
+    rt_sample_t s;
+    uint64_t added;
+    rt_loop_sample(r, &s);
+    if (rt_counters_region_end(&s, &added))
+        r->armed_execs++;
+}
+
+void rt_event_region_abandon(rt_region_t *r)
+{
+    counters_end(r);
+}
+
+void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
+{
+    (void)thr;
+    counters_end(r);
+    /* The inner teams of several outer threads share one record and may end
+     * at the same moment: one of them does the bookkeeping, the others'
+     * executions go uncounted (their timings came from the same slots). */
+    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))
+        return;
+    r->executions++;
+    if (!timed) {
+        __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+        return;
+    }
+    r->timed_executions++;
+    uint64_t cp = 0;
+    for (int i = 0; i < r->team_size; i++) {
+        uint64_t b = __atomic_load_n(&r->slot[i].busy_last, __ATOMIC_RELAXED);
+        r->busy_sum[i] += b;
+        if (b > cp)
+            cp = b;
+    }
+    r->cp_sum += cp;
+    if (cp < r->cp_min)
+        r->cp_min = cp;
+    if (cp > r->cp_max)
+        r->cp_max = cp;
+    rt_loop_region_end(r, cp);
+    __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,97 @@
+/* rt_counters.c: the table of counter sources, their probes, and the choice among them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rt_counters.h"
+#include "rt_log.h"
+
+/* In the order `auto` prefers them: hardware address sampling first, then
+ * hardware counts, then software sampling, then what the program told us.
+ * replay is never chosen by auto: it needs a file. */
+static const rt_source_ops_t *const sources[RT_SOURCE_COUNT] = {
+    [RT_SOURCE_PERF] = &rt_source_perf,
+    [RT_SOURCE_PAPI] = &rt_source_papi,
+    [RT_SOURCE_PAGEFAULT] = &rt_source_pagefault,
+    [RT_SOURCE_HINTS] = &rt_source_hints,
+    [RT_SOURCE_REPLAY] = &rt_source_replay,
+};
+static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_PAPI, RT_SOURCE_PAGEFAULT,
+                                         RT_SOURCE_HINTS};
+
+static const rt_source_ops_t *active;
+static rt_source_t used = RT_SOURCE_AUTO;
+static char reason[RT_SOURCE_COUNT][160]; /* "" = available */
+
+rt_source_t rt_counters_used(void)
+{
+    return used;
+}
+
+const char *rt_counters_reason(rt_source_t s)
+{
+    return (unsigned)s < RT_SOURCE_COUNT ? reason[s] : "";
+}
+
+void rt_counters_probe(void)
+{
+    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
+        char *why = reason[s];
+        why[0] = '\0';
+        if (sources[s]->probe(why, sizeof reason[s]) != 0 && !why[0])
+            snprintf(why, sizeof reason[s], "unavailable");
+    }
+}
+
+void rt_counters_init(void)
+{
+    used = RT_SOURCE_AUTO;
+    active = NULL;
+    rt_counters_probe();
+    rt_source_t want = rt_conf->source;
+    if (want != RT_SOURCE_AUTO) {
+        if (!reason[want][0]) {
+            used = want;
+        } else {
+            rt_warn("OMP_PLACEMENT source=%s is unavailable (%s); using source=auto",
+                    rt_source_name(want), reason[want]);
+        }
+    }
+    /* pagefault with track=api protects nothing of the program: then the
+     * program's own attach hints are the better software source. */
+    for (size_t i = 0; used == RT_SOURCE_AUTO && i < sizeof auto_order / sizeof *auto_order; i++)
+        if (!reason[auto_order[i]][0] &&
+            !(auto_order[i] == RT_SOURCE_PAGEFAULT && rt_conf->track == RT_TRACK_API))
+            used = auto_order[i];
+    if (used != RT_SOURCE_AUTO) {
+        active = sources[used];
+        if (active->start)
+            active->start();
+    }
+    rt_verbose(1, "counter source: %s", active ? rt_source_name(used) : "none");
+    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
+        if (reason[s][0])
+            rt_verbose(1, "counter source %s unavailable: %s", rt_source_name(s), reason[s]);
+}
+
+void rt_counters_region_begin(const rt_sample_t *s, const void *team)
+{
+    if (active && active->region_begin)
+        active->region_begin(s, team);
+}
+
+void rt_counters_thread_begin(const rt_sample_t *s, int index, const void *team)
+{
+    if (active && active->thread_begin)
+        active->thread_begin(s, index, team);
+}
+
+int rt_counters_region_end(const rt_sample_t *s, uint64_t *added)
+{
+    *added = 0;
+    return active && active->region_end ? active->region_end(s, added) : 0;
+}
+
+int rt_counters_intrusive(void)
+{
+    return active ? active->intrusive : 0;
+}

@@ -1,0 +1,35 @@
+/* rt_counters.h: the counter sources that fill a region's thread-node table (TNT): probes, the choice, the calls. */
+#ifndef OMPNUMA_RT_COUNTERS_H
+#define OMPNUMA_RT_COUNTERS_H
+
+#include <stdint.h>
+
+#include "rt_settings.h"
+#include "rt_sources.h"
+
+/* Probe every source, pick the configured one (or the best that works for
+ * auto), and record why each other one is unavailable. */
+void rt_counters_init(void);
+
+/* Only the probes (for `ompnuma topo`): fill the reasons. */
+void rt_counters_probe(void);
+
+/* The source in use (RT_SOURCE_AUTO: none works), and why source s is
+ * unavailable here ("" when it works). */
+rt_source_t rt_counters_used(void);
+const char *rt_counters_reason(rt_source_t s);
+
+/* Before the team of a sampled execution forks (encountering thread). */
+void rt_counters_region_begin(const rt_sample_t *s, const void *team);
+
+/* Thread index starts its part of a sampled execution (the thread itself). */
+void rt_counters_thread_begin(const rt_sample_t *s, int index, const void *team);
+
+/* The primary, at the end of every execution: see rt_source_ops_t.region_end. */
+int rt_counters_region_end(const rt_sample_t *s, uint64_t *added);
+
+/* Whether the chosen source slows the execution it samples (its timings
+ * are then not a fair "before"). */
+int rt_counters_intrusive(void);
+
+#endif

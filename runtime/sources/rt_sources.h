@@ -1,0 +1,54 @@
+/* rt_sources.h: the interface each counter source (rt_src_*.c) implements, and the sample context it is given. */
+#ifndef OMPNUMA_RT_SOURCES_H
+#define OMPNUMA_RT_SOURCES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * What a source needs to know about one execution of a region, built by the
+ * placement loop (which alone decides when a phase starts): the region's
+ * identity, its team, and the table to add to. Sources never see the
+ * region record or the loop's state.
+ */
+typedef struct rt_sample {
+    const void *codeptr;    /* the region: code address ... */
+    int         parent_id;  /* ... and enclosing region (-1 outermost); together they identify it */
+    int         id;         /* its number, for messages */
+    int         team_size;
+    int         nnodes;     /* columns of tnt */
+    uint64_t   *tnt;        /* [team_size * nnodes] references to add to */
+    uint64_t   *samples;    /* [team_size] samples per thread to add to, NULL when not counted */
+    int         record;     /* 1: this execution is sampled; 0: only take back what was armed */
+    int         once;       /* first sampled execution of the phase: sources that read a
+                               snapshot (hints, replay) add only then */
+    int         after;      /* the sample after a kept move (a replayed table says nothing of it) */
+} rt_sample_t;
+
+typedef struct rt_source_ops {
+    /* 0 when the source can work here; otherwise -1 with the reason in why. */
+    int  (*probe)(char *why, size_t len);
+    /* Once, when chosen. May be NULL. */
+    void (*start)(void);
+    /* The encountering thread, before a sampled execution's team forks; team
+     * identifies this team instance (inner teams of several outer threads
+     * share one region). May be NULL. */
+    void (*region_begin)(const rt_sample_t *s, const void *team);
+    /* Thread `index` of team instance `team`, as it starts its part of a
+     * sampled execution. May be NULL. */
+    void (*thread_begin)(const rt_sample_t *s, int index, const void *team);
+    /* The primary after every execution of a region the source may have
+     * armed: take back what was armed and, when s->record, add to s->tnt.
+     * *added receives the samples added. Returns 1 when this execution was
+     * armed for the region (an intrusive source samples one at a time). */
+    int  (*region_end)(const rt_sample_t *s, uint64_t *added);
+    int    intrusive;  /* sampling slows the sampled execution */
+} rt_source_ops_t;
+
+extern const rt_source_ops_t rt_source_perf;
+extern const rt_source_ops_t rt_source_papi;
+extern const rt_source_ops_t rt_source_pagefault;
+extern const rt_source_ops_t rt_source_hints;
+extern const rt_source_ops_t rt_source_replay;
+
+#endif

@@ -1,0 +1,414 @@
+/* rt_src_pagefault.c: the pagefault counter source: protect a sample of pages, record who faults on which node. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt_fault.h"
+#include "rt_log.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
+#include "rt_sources.h"
+
+/*
+ * How it works. Before a sampled execution of a region starts (the
+ * encountering thread, before the team forks) a spread-out sample of the
+ * tracked pages is made PROT_NONE. A thread touching one faults; the
+ * resolver restores access, asks the kernel which node holds the page and
+ * counts one reference of that thread to that node. After the execution
+ * every page still protected is restored. The offset of the sample rotates
+ * so successive executions look at different pages.
+ *
+ * Tracked memory (OMP_PLACEMENT track=): anonymous private writable
+ * mappings of at least 1 MiB (anon), plus the [heap] and the program's
+ * data/bss segments (all). With track=api (the default) nothing of the
+ * program is protected and this source yields no references.
+ *
+ * A mapping unmapped while some of its pages are protected (within one
+ * sampled execution) and replaced at the same address before the execution
+ * ends would get those pages made read-write by region_end.
+ *
+ * Never protected: thread stacks (a fault there could not even be
+ * delivered), recognised as a writable mapping right above a PROT_NONE
+ * guard page or as [stack]; this source's own tables, which the resolver
+ * writes (they are mmap'd and excluded by address).
+ *
+ * What can still go wrong (documented in the README): a system call that
+ * reads or writes a protected page (read(2) into a buffer, for example)
+ * fails with EFAULT instead of faulting; a program that maps its own
+ * PROT_NONE pages inside a tracked mapping keeps receiving its faults, since
+ * only pages this source protected are resolved.
+ *
+ * Topologies that are not this machine's (synthetic, XML): the kernel's node
+ * numbers mean nothing there, so first touch is emulated: a page first
+ * touched while sampled belongs to the node of the CPU that touched it.
+ */
+
+#define MAX_AREAS 64
+#define MIN_AREA_BYTES (1u << 20)
+#define BUDGET_PAGES 512          /* pages protected per sampled execution */
+#define MAX_TEAM 1024
+#define MAX_NODES 64
+
+#define PAGE_PROTECTED 0x80       /* protected by this source right now */
+#define PAGE_SAMPLED 0x40         /* protected during this execution */
+#define PAGE_NODE_MASK 0x3f       /* emulated node + 1, 0 = not touched while sampled */
+
+typedef struct area {
+    uintptr_t start, end;
+    size_t    npages;
+    uint8_t  *page;               /* [npages] state bytes, mmap'd */
+    int       claim;
+    int       live;               /* still present in the last /proc/self/maps scan */
+} area_t;
+
+/* Everything the resolver writes lives in one mmap'd block. */
+typedef struct tables {
+    uint64_t counts[MAX_TEAM * MAX_NODES];
+    pid_t    tid[MAX_TEAM];
+    int      team_size;
+    int      node_of_kernel[MAX_NODES]; /* kernel node -> topology node, -1 */
+    int      node_of_cpu[4096];         /* cpu -> topology node, -1 */
+    uint64_t faults;
+} tables_t;
+
+static area_t areas[MAX_AREAS];
+static int nareas;
+static tables_t *tab;
+static size_t pagesz;
+static int emulate;
+static uint64_t rotation;
+/* One sampled execution at a time, owned by the thread that armed it (the
+ * team's encountering thread, which also ends the construct). lock orders
+ * arming, the maps scan and every protect/unprotect pass. */
+static const void *armed;         /* code address of the region whose execution is being sampled, NULL none */
+static int armed_parent;          /* and its enclosing region */
+static pid_t armed_by;            /* the thread that armed it */
+static const void *armed_team;    /* the team instance being sampled */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
+ * flag no program mapping has, so the kernel never merges it into a
+ * neighbouring tracked mapping (which would then protect what the resolver
+ * writes); it also keeps these tables out of core dumps. */
+static void *own_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (madvise(p, bytes, MADV_DONTDUMP) != 0) {
+        munmap(p, bytes);
+        return NULL;
+    }
+    return p;
+}
+
+static int probe(char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    return 0; /* software only: works anywhere the kernel has mprotect */
+}
+
+static void start(void)
+{
+    pagesz = (size_t)sysconf(_SC_PAGESIZE);
+    tab = own_map(sizeof *tab);
+    if (!tab) {
+        rt_warn("pagefault source: cannot map its tables: %s; no references sampled", strerror(errno));
+        return;
+    }
+    emulate = strcmp(rt_mach->topo.origin, "this system") != 0;
+    for (int k = 0; k < MAX_NODES; k++)
+        tab->node_of_kernel[k] = -1;
+    for (int c = 0; c < 4096; c++)
+        tab->node_of_cpu[c] = -1;
+    for (int n = 0; n < rt_mach->topo.nnodes; n++) {
+        if (rt_mach->topo.os_index[n] >= 0 && rt_mach->topo.os_index[n] < MAX_NODES)
+            tab->node_of_kernel[rt_mach->topo.os_index[n]] = n;
+        for (int c = 0; c < rt_mach->topo.capacity[n]; c++)
+            if (rt_mach->topo.cpus[n][c] < 4096)
+                tab->node_of_cpu[rt_mach->topo.cpus[n][c]] = n;
+    }
+    if (rt_conf->track == RT_TRACK_API)
+        rt_verbose(1, "pagefault source: track=api protects no program memory; use track=anon or all");
+}
+
+/* ---- the resolver: async-signal-safe, writes only into tab and area state bytes ---- */
+
+static int thread_index(void)
+{
+    pid_t me = (pid_t)syscall(SYS_gettid);
+    int n = __atomic_load_n(&tab->team_size, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if (__atomic_load_n(&tab->tid[i], __ATOMIC_RELAXED) == me)
+            return i;
+    return -1;
+}
+
+static int resolve(void *addr, int code, void *ctx)
+{
+    area_t *a = ctx;
+    uintptr_t p = (uintptr_t)addr & ~(uintptr_t)(pagesz - 1);
+    if (p < a->start || p >= a->end)
+        return RT_FAULT_NOT_MINE;
+    uint8_t *state = &a->page[(p - a->start) / pagesz];
+    uint8_t old = __atomic_fetch_and(state, (uint8_t)~PAGE_PROTECTED, __ATOMIC_ACQ_REL);
+    if (!(old & PAGE_PROTECTED))
+        /* Another thread restored it a moment ago: retry the access. A page
+         * this source never protected is the program's own fault. */
+        return (old & PAGE_SAMPLED) ? RT_FAULT_RESOLVED : RT_FAULT_NOT_MINE;
+    if (mprotect((void *)p, pagesz, PROT_READ | PROT_WRITE) != 0)
+        return RT_FAULT_NOT_MINE;
+    unsigned cpu = 0;
+    syscall(SYS_getcpu, &cpu, NULL, NULL);
+    int here = cpu < 4096 ? tab->node_of_cpu[cpu] : -1;
+    int node = -1;
+    if (emulate) {
+        int known = old & PAGE_NODE_MASK;
+        if (known) {
+            node = known - 1;
+        } else if (here >= 0) {  /* first touch while sampled: it is placed where it is touched */
+            node = here;
+            __atomic_fetch_or(state, (uint8_t)(node + 1), __ATOMIC_RELAXED);
+        }
+    } else {
+        void *pages[1] = {(void *)p};
+        int status[1] = {-1};
+        if (syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0) == 0 && status[0] >= 0 &&
+            status[0] < MAX_NODES)
+            node = tab->node_of_kernel[status[0]];
+        else if (status[0] == -ENOENT || status[0] == -EFAULT)
+            node = here; /* not present yet (or the zero page): the access about to happen places it here */
+    }
+    int t = thread_index();
+    if (t >= 0 && node >= 0 && node < rt_mach->topo.nnodes)
+        __atomic_fetch_add(&tab->counts[t * MAX_NODES + node], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&tab->faults, 1, __ATOMIC_RELAXED);
+    return RT_FAULT_RESOLVED;
+}
+
+/* ---- tracked areas from /proc/self/maps ---- */
+
+static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *path, uintptr_t prev_hi,
+                  int prev_guard, const char *exe)
+{
+    if (strncmp(perms, "rw-p", 4) != 0 || hi - lo < pagesz)
+        return 0;
+    if ((uintptr_t)tab < hi && (uintptr_t)tab + sizeof *tab > lo)
+        return 0;
+    for (int i = 0; i < nareas; i++)
+        if ((uintptr_t)areas[i].page < hi && (uintptr_t)areas[i].page + areas[i].npages > lo)
+            return 0;
+    if (!strcmp(path, "[stack]") || (prev_guard && prev_hi == lo))
+        return 0;
+    if (!path[0])
+        return hi - lo >= MIN_AREA_BYTES;
+    if (rt_conf->track == RT_TRACK_ALL)
+        return !strcmp(path, "[heap]") || !strcmp(path, exe);
+    return 0;
+}
+
+static area_t *area_for(uintptr_t lo, uintptr_t hi)
+{
+    int free_slot = -1;
+    for (int i = 0; i < nareas; i++) {
+        if (areas[i].page && areas[i].start == lo && areas[i].end == hi)
+            return &areas[i];
+        if (!areas[i].page && free_slot < 0)
+            free_slot = i;
+    }
+    /* A mapping that changed size or is new: a fresh area (the old one's
+     * claim stays until it is found gone). */
+    if (free_slot < 0 && nareas == MAX_AREAS)
+        return NULL;
+    area_t *a = &areas[free_slot >= 0 ? free_slot : nareas];
+    size_t npages = (hi - lo) / pagesz;
+    void *state = own_map(npages);
+    if (!state)
+        return NULL;
+    a->start = lo;
+    a->end = hi;
+    a->npages = npages;
+    a->page = state;
+    a->claim = rt_fault_claim((void *)lo, (void *)hi, resolve, a);
+    if (a->claim < 0) {
+        rt_verbose(1, "pagefault: cannot claim %#lx-%#lx: %s", (unsigned long)lo, (unsigned long)hi,
+                   strerror(errno));
+        munmap(state, npages);
+        memset(a, 0, sizeof *a);
+        return NULL;
+    }
+    if (a == &areas[nareas])
+        nareas++;
+    return a;
+}
+
+static void scan_maps(void)
+{
+    char exe[4096] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return;
+    for (int i = 0; i < nareas; i++)
+        areas[i].live = 0;
+    char line[4400], perms[8], path[4096];
+    uintptr_t prev_hi = 0;
+    int prev_guard = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        path[0] = '\0';
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095[^\n]", &lo, &hi, perms, path) < 3)
+            continue;
+        char *p = path;
+        while (*p == ' ')
+            p++;
+        if (wanted(lo, hi, perms, p, prev_hi, prev_guard, exe)) {
+            area_t *a = area_for(lo, hi);
+            if (a)
+                a->live = 1;
+        }
+        prev_guard = !strncmp(perms, "---p", 4) && !*p;
+        prev_hi = hi;
+    }
+    fclose(f);
+    /* Mappings that are gone (or changed size) give their claim and state
+     * back: region_end left none of their pages protected. */
+    for (int i = 0; i < nareas;) {
+        if (areas[i].live) {
+            i++;
+            continue;
+        }
+        if (areas[i].page) { /* slots are not moved: each claim's context points at its slot */
+            rt_fault_release(areas[i].claim);
+            munmap(areas[i].page, areas[i].npages);
+            memset(&areas[i], 0, sizeof areas[i]);
+        }
+        i++;
+    }
+}
+
+/* ---- arm and disarm around a sampled execution ---- */
+
+static void region_begin(const rt_sample_t *r, const void *team)
+{
+    /* Emulated nodes are stored in 6 bits (node + 1 < PAGE_SAMPLED). */
+    if (!tab || rt_conf->track == RT_TRACK_API || r->team_size > MAX_TEAM || rt_mach->topo.nnodes >= PAGE_NODE_MASK)
+        return;
+    pthread_mutex_lock(&lock);
+    /* A nested team, or another root thread's team, inside a sampled execution is not armed. */
+    if (armed) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    armed = r->codeptr;
+    armed_parent = r->parent_id;
+    armed_team = team;
+    armed_by = (pid_t)syscall(SYS_gettid);
+    scan_maps();
+    size_t total = 0;
+    for (int i = 0; i < nareas; i++)
+        total += areas[i].live ? areas[i].npages : 0;
+    if (!total) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    size_t stride = total > BUDGET_PAGES ? total / BUDGET_PAGES : 1;
+    size_t offset = (size_t)(rotation++ * 7919u) % stride;  /* a prime step visits every residue */
+    memset(tab->tid, 0, sizeof tab->tid);
+    __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
+    size_t k = 0, protected_pages = 0;
+    for (int i = 0; i < nareas; i++) {
+        area_t *a = &areas[i];
+        if (!a->live)
+            continue;
+        /* Runs of pages to protect, one mprotect each: the sample, and when
+         * first touch is emulated every page whose node is still unknown. */
+        size_t run = 0, run_len = 0;
+        for (size_t pg = 0; pg <= a->npages; pg++, k++) {
+            int take = pg < a->npages &&
+                       ((k % stride) == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK)));
+            if (take) {
+                if (!run_len)
+                    run = pg;
+                run_len++;
+                __atomic_fetch_or(&a->page[pg], PAGE_SAMPLED | PAGE_PROTECTED, __ATOMIC_RELEASE);
+                continue;
+            }
+            if (run_len && mprotect((void *)(a->start + run * pagesz), run_len * pagesz, PROT_NONE) != 0)
+                for (size_t q = run; q < run + run_len; q++)
+                    __atomic_fetch_and(&a->page[q], (uint8_t)~(PAGE_SAMPLED | PAGE_PROTECTED), __ATOMIC_RELEASE);
+            else
+                protected_pages += run_len;
+            run_len = 0;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected", r->id, protected_pages, total);
+}
+
+/* Only the armed team's threads are attributed (a nested team's thread 0
+ * must not take over its outer index). */
+static void thread_begin(const rt_sample_t *r, int index, const void *team)
+{
+    const void *a = __atomic_load_n(&armed, __ATOMIC_ACQUIRE);
+    if (tab && a && index < MAX_TEAM && team == armed_team && r->codeptr == a && r->parent_id == armed_parent)
+        __atomic_store_n(&tab->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+}
+
+/* Every protection goes before the construct's end: the thread that armed
+ * it ends it, with the record of the team that really ran (smaller than
+ * requested, it is another record: same construct, same parent). */
+static int region_end(const rt_sample_t *r, uint64_t *added)
+{
+    if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
+        return 0;
+    pthread_mutex_lock(&lock);
+    if (!armed || armed_by != (pid_t)syscall(SYS_gettid) || armed != r->codeptr || armed_parent != r->parent_id) {
+        pthread_mutex_unlock(&lock);
+        return 0;
+    }
+    armed = NULL;
+    for (int i = 0; i < nareas; i++) {
+        area_t *a = &areas[i];
+        for (size_t pg = 0; pg < a->npages; pg++) {
+            uint8_t s = __atomic_fetch_and(&a->page[pg], PAGE_NODE_MASK, __ATOMIC_ACQ_REL);
+            if (s & PAGE_PROTECTED)
+                mprotect((void *)(a->start + pg * pagesz), pagesz, PROT_READ | PROT_WRITE);
+        }
+    }
+    __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lock);
+    rt_verbose(2, "pagefault: region %d: %llu faults", r->id,
+               (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED));
+    int nd = r->nnodes;
+    if (!r->record) {
+        memset(tab->counts, 0, sizeof tab->counts);
+        return 1;
+    }
+    for (int t = 0; t < r->team_size && t < MAX_TEAM; t++)
+        for (int n = 0; n < nd; n++) {
+            uint64_t c = tab->counts[t * MAX_NODES + n];
+            tab->counts[t * MAX_NODES + n] = 0;
+            r->tnt[(size_t)t * (size_t)nd + (size_t)n] += c;
+            if (r->samples)
+                r->samples[t] += c;
+            *added += c;
+        }
+    return 1;
+}
+
+const rt_source_ops_t rt_source_pagefault = {
+    .probe = probe,
+    .start = start,
+    .region_begin = region_begin,
+    .thread_begin = thread_begin,
+    .region_end = region_end,
+    .intrusive = 1,
+};
