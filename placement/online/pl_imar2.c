@@ -372,8 +372,9 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
         out->prev_total = prev;
         if (total < p->ratio * prev) {
             double next = im->period_ms * 2;
-            im->period_ms = next > p->period_max_ms ? p->period_max_ms : next;
-            out->period_change = +1;
+            next = next > p->period_max_ms ? p->period_max_ms : next;
+            out->period_change = next > im->period_ms;
+            im->period_ms = next;
             if (have_move) {
                 out->action = PL_IMAR_ROLLBACK;
                 out->move = (pl_imar_move_t){ judged.thread, judged.to_core, judged.from_core,
@@ -383,8 +384,9 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
             }
         } else if (total > prev && have_move) {
             double next = im->period_ms / 2;
-            im->period_ms = next < p->period_min_ms ? p->period_min_ms : next;
-            out->period_change = -1;
+            next = next < p->period_min_ms ? p->period_min_ms : next;
+            out->period_change = -(next < im->period_ms);
+            im->period_ms = next;
         }
     }
     out->period_ms = im->period_ms;

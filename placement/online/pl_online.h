@@ -280,7 +280,7 @@ typedef struct pl_imar_step {
     int              measured;      /* threads measured this interval                  */
     double           total;         /* this interval's total performance               */
     double           prev_total;    /* the previous one, negative when not comparable  */
-    int              period_change; /* -1 halved, 0 kept, +1 doubled (within bounds)   */
+    int              period_change; /* -1 halved, 0 kept (or at its bound), +1 doubled */
     double           period_ms;     /* the period until the next step                  */
     double           norm;          /* migration: m's normalised performance           */
     double           perf_from;     /* migration: record of m on from_core's node      */
