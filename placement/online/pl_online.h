@@ -295,7 +295,9 @@ typedef struct pl_imar_step {
  * adjust the period, decide. dests[] (max_dests entries, pl_imar_max_dests
  * suffices) receives the lottery's destinations. Changes record[], the period,
  * the previous total and the generator; core[] changes only through
- * pl_imar_apply. 0, or -EINVAL / -ENOBUFS as the functions above. */
+ * pl_imar_apply. 0, -EINVAL (NULL pointer, a NaN or infinite perf), or
+ * -ENOBUFS when max_dests < pl_imar_max_dests(im); both are checked before
+ * anything changes, so a failed step leaves the state as it was. */
 int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int max_dests,
                   pl_imar_step_t *out);
 
