@@ -21,9 +21,15 @@ if(LLVMOpenMP_FOUND)
   endif()
   if(NOT TARGET LLVMOpenMP::omp)
     add_library(LLVMOpenMP::omp SHARED IMPORTED)
-    set_target_properties(LLVMOpenMP::omp PROPERTIES
-      IMPORTED_LOCATION "${LLVMOpenMP_REAL}"
-      INTERFACE_INCLUDE_DIRECTORIES "${LLVMOpenMP_INCLUDE_DIR}")
+    set_target_properties(LLVMOpenMP::omp PROPERTIES IMPORTED_LOCATION "${LLVMOpenMP_REAL}")
+    # omp-tools.h lives in clang's resource directory, beside clang's own
+    # stddef.h: any other compiler searches it last, after its own headers.
+    if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+      set_target_properties(LLVMOpenMP::omp PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${LLVMOpenMP_INCLUDE_DIR}")
+    else()
+      set_target_properties(LLVMOpenMP::omp PROPERTIES
+        INTERFACE_COMPILE_OPTIONS "SHELL:-idirafter ${LLVMOpenMP_INCLUDE_DIR}")
+    endif()
   endif()
 endif()
 mark_as_advanced(LLVMOpenMP_LIBRARY LLVMOpenMP_INCLUDE_DIR)
