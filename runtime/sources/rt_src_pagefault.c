@@ -85,8 +85,9 @@ static uint64_t rotation;
 /* One sampled execution at a time, owned by the thread that armed it (the
  * team's encountering thread, which also ends the construct). lock orders
  * arming, the maps scan and every protect/unprotect pass. */
-static const void *armed;         /* code address of the region whose execution is being sampled, NULL none */
-static int armed_parent;          /* and its enclosing region */
+static int armed;                 /* an execution is being sampled, of the region ... */
+static const void *armed_code;    /* ... at this code address (NULL for the runtime's own teams) */
+static int armed_parent;          /* ... in this enclosing region */
 static pid_t armed_by;            /* the thread that armed it */
 static const void *armed_team;    /* the team instance being sampled */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -307,7 +308,8 @@ static void region_begin(const rt_sample_t *r, const void *team)
         pthread_mutex_unlock(&lock);
         return;
     }
-    armed = r->codeptr;
+    armed = 1;
+    armed_code = r->codeptr;
     armed_parent = r->parent_id;
     armed_team = team;
     armed_by = (pid_t)syscall(SYS_gettid);
@@ -357,8 +359,8 @@ static void region_begin(const rt_sample_t *r, const void *team)
  * must not take over its outer index). */
 static void thread_begin(const rt_sample_t *r, int index, const void *team)
 {
-    const void *a = __atomic_load_n(&armed, __ATOMIC_ACQUIRE);
-    if (tab && a && index < MAX_TEAM && team == armed_team && r->codeptr == a && r->parent_id == armed_parent)
+    if (tab && __atomic_load_n(&armed, __ATOMIC_ACQUIRE) && index < MAX_TEAM && team == armed_team &&
+        r->codeptr == armed_code && r->parent_id == armed_parent)
         __atomic_store_n(&tab->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 }
 
@@ -370,17 +372,21 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&lock);
-    if (!armed || armed_by != (pid_t)syscall(SYS_gettid) || armed != r->codeptr || armed_parent != r->parent_id) {
+    if (!armed || armed_by != (pid_t)syscall(SYS_gettid) || armed_code != r->codeptr ||
+        armed_parent != r->parent_id) {
         pthread_mutex_unlock(&lock);
         return 0;
     }
-    armed = NULL;
+    armed = 0;
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
+        /* Access first, then the page's state: a thread outside the team
+         * that touches the page meanwhile still finds it sampled and has
+         * its fault resolved, never declined. */
         for (size_t pg = 0; pg < a->npages; pg++) {
-            uint8_t s = __atomic_fetch_and(&a->page[pg], PAGE_NODE_MASK, __ATOMIC_ACQ_REL);
-            if (s & PAGE_PROTECTED)
+            if (__atomic_load_n(&a->page[pg], __ATOMIC_ACQUIRE) & PAGE_PROTECTED)
                 mprotect((void *)(a->start + pg * pagesz), pagesz, PROT_READ | PROT_WRITE);
+            __atomic_fetch_and(&a->page[pg], PAGE_NODE_MASK, __ATOMIC_ACQ_REL);
         }
     }
     __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
