@@ -229,11 +229,9 @@ int ompnuma_cmd_place(int argc, char **argv)
     }
 
     size_t len = 0;
-    char *text = rt_read_file(tnt_path, &len);
-    if (!text) {
-        fprintf(stderr, "ompnuma place: %s: %s\n", tnt_path, strerror(errno));
+    char *text = cmd_read_input("place", tnt_path, &len);
+    if (!text)
         return 2;
-    }
     char err[256];
     size_t ncells = 0;
     int ntables = pl_csv_parse(text, len, NULL, 0, NULL, 0, &ncells, err, sizeof err);
@@ -273,10 +271,8 @@ int ompnuma_cmd_place(int argc, char **argv)
         }
     }
 
-    if (rt_topo_load(spec, &rtopo, err, sizeof err) != 0) {
-        fprintf(stderr, "ompnuma place: topology: %s\n", err);
+    if (cmd_load_topology("place", spec, &rtopo) != 0)
         goto done;
-    }
     topo_loaded = 1;
     pl_topo_t topo;
     rt_topo_as_pl(&rtopo, &topo);

@@ -102,11 +102,8 @@ int ompnuma_cmd_topo(int argc, char **argv)
     }
     /* The same view the runtime takes at start-up, settings included. */
     rt_settings_load(&rt.settings);
-    char err[256];
-    if (rt_topo_load(spec, &rt.topo, err, sizeof err) != 0) {
-        fprintf(stderr, "ompnuma topo: %s\n", err);
+    if (cmd_load_topology("topo", spec, &rt.topo) != 0)
         return 2;
-    }
     rt.topo_ok = 1;
     rt_affinity_init();
     rt_counters_probe();
