@@ -21,6 +21,10 @@ int ompnuma_cmd_calibrate(int argc, char **argv);
 #define RT_TOPO_MAX_NODES 4096
 #define RT_TOPO_MAX_CORES 65536
 
+/* One error line "ompnuma CMD: message" on stderr, control characters of
+ * the message (quoted input) escaped so it stays one line. */
+void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A whole input file, bounded (rt_read_file); NULL after one line on stderr
  * "ompnuma CMD: PATH: why". */
 char *cmd_read_input(const char *cmd, const char *path, size_t *len);

@@ -188,14 +188,14 @@ int ompnuma_cmd_place(int argc, char **argv)
         case 'F':
             factor = strtod(optarg, &end);
             if (!end || *end || !(factor >= 1.0) || !isfinite(factor)) {
-                fprintf(stderr, "ompnuma place: --numa-factor \"%s\" is not a number >= 1\n", optarg);
+                cmd_error("place", "--numa-factor \"%s\" is not a number >= 1", optarg);
                 return 2;
             }
             break;
         case 'n': {
             long v = strtol(optarg, &end, 10);
             if (!end || *end || v < 1 || v > 1000000) {
-                fprintf(stderr, "ompnuma place: --repeat \"%s\" is not a count in 1..1000000\n", optarg);
+                cmd_error("place", "--repeat \"%s\" is not a count in 1..1000000", optarg);
                 return 2;
             }
             repeat = (int)v;
@@ -203,27 +203,30 @@ int ompnuma_cmd_place(int argc, char **argv)
         }
         case 'h': usage(stdout); return 0;
         default:
-            fprintf(stderr, "ompnuma place: unknown option or missing value: %s\n", argv[optind - 1]);
+            cmd_error("place", "unknown option or missing value: %s", argv[optind - 1]);
             usage(stderr);
             return 2;
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "ompnuma place: unexpected argument \"%s\"\n", argv[optind]);
+        cmd_error("place", "unexpected argument \"%s\"", argv[optind]);
         return 2;
     }
     pl_policy_t policy;
     if (pl_policy_from_name(policy_name, &policy)) {
-        fprintf(stderr, "ompnuma place: unknown policy \"%s\" (compact, scatter, exhaustive, maxlocal, critpath, critpath+refine)\n",
-                policy_name);
+        char known[256];
+        size_t n = 0;
+        for (int p = 0; p < PL_POLICY_COUNT && n < sizeof known; p++)
+            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", p ? ", " : "", pl_policy_name((pl_policy_t)p));
+        cmd_error("place", "unknown policy \"%s\" (%s)", policy_name, known);
         return 2;
     }
     if (strcmp(format, "text") && strcmp(format, "json")) {
-        fprintf(stderr, "ompnuma place: --format \"%s\" is not text or json\n", format);
+        cmd_error("place", "--format \"%s\" is not text or json", format);
         return 2;
     }
     if (!tnt_path) {
-        fprintf(stderr, "ompnuma place: --tnt FILE is required\n");
+        cmd_error("place", "--tnt FILE is required");
         usage(stderr);
         return 2;
     }
@@ -236,7 +239,7 @@ int ompnuma_cmd_place(int argc, char **argv)
     size_t ncells = 0;
     int ntables = pl_csv_parse(text, len, NULL, 0, NULL, 0, &ncells, err, sizeof err);
     if (ntables < 0) {
-        fprintf(stderr, "ompnuma place: %s: %s\n", tnt_path, err);
+        cmd_error("place", "%s: %s", tnt_path, err);
         free(text);
         return 2;
     }
@@ -251,12 +254,12 @@ int ompnuma_cmd_place(int argc, char **argv)
     pl_step_t *steps = NULL;
     pl_candidate_t *cands = NULL;
     if (!tables || !cells) {
-        fprintf(stderr, "ompnuma place: out of memory\n");
+        cmd_error("place", "out of memory");
         status = 1;
         goto done;
     }
     if (pl_csv_parse(text, len, tables, ntables, cells, ncells, NULL, err, sizeof err) != ntables) {
-        fprintf(stderr, "ompnuma place: %s: %s\n", tnt_path, err);
+        cmd_error("place", "%s: %s", tnt_path, err);
         goto done;
     }
     const pl_csv_table_t *tab = &tables[0];
@@ -266,7 +269,7 @@ int ompnuma_cmd_place(int argc, char **argv)
             if (!strcmp(tables[i].name, region))
                 tab = &tables[i];
         if (!tab) {
-            fprintf(stderr, "ompnuma place: %s: no '# region %s' table\n", tnt_path, region);
+            cmd_error("place", "%s: no '# region %s' table", tnt_path, region);
             goto done;
         }
     }
@@ -279,7 +282,7 @@ int ompnuma_cmd_place(int argc, char **argv)
     if (factor > 0)
         topo.numa_factor = factor;
     if (tab->nnodes != topo.nnodes) {
-        fprintf(stderr, "ompnuma place: %s: the table has %d node columns but the topology has %d nodes\n",
+        cmd_error("place", "%s: the table has %d node columns but the topology has %d nodes",
                 tnt_path, tab->nnodes, topo.nnodes);
         goto done;
     }
@@ -303,7 +306,7 @@ int ompnuma_cmd_place(int argc, char **argv)
         trace.cands = cands;
     }
     if (!node || !core || !per_thread || !times || !work || (want_trace && (!steps || !cands))) {
-        fprintf(stderr, "ompnuma place: out of memory\n");
+        cmd_error("place", "out of memory");
         status = 1;
         goto done;
     }
@@ -318,13 +321,13 @@ int ompnuma_cmd_place(int argc, char **argv)
         if (rc == -ENOSPC) {
             long cores = 0;
             for (int d = 0; d < topo.nnodes; d++) cores += topo.capacity[d];
-            fprintf(stderr, "ompnuma place: %d threads do not fit the %ld cores of the topology\n", n, cores);
+            cmd_error("place", "%d threads do not fit the %ld cores of the topology", n, cores);
         } else if (rc == -E2BIG) {
-            fprintf(stderr, "ompnuma place: exhaustive search over %d threads exceeds its budget (%d threads or %ld search nodes); use critpath+refine\n",
+            cmd_error("place", "exhaustive search over %d threads exceeds its budget (%d threads or %ld search nodes); use critpath+refine",
                     n, PL_EXHAUSTIVE_MAX_THREADS, PL_EXHAUSTIVE_BUDGET);
             status = 1;
         } else {
-            fprintf(stderr, "ompnuma place: the %s policy failed: %s\n", policy_name, strerror(-rc));
+            cmd_error("place", "the %s policy failed: %s", policy_name, strerror(-rc));
             status = rc == -EINVAL ? 2 : 1;
         }
         goto done;
@@ -336,7 +339,7 @@ int ompnuma_cmd_place(int argc, char **argv)
                 .decision_us = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]),
                 .trace = want_trace ? &trace : NULL };
     if (pl_predict(&topo, &tnt, &model, &map, per_thread, &o.crit) || pl_locality(&tnt, &map, &o.local, &o.remote)) {
-        fprintf(stderr, "ompnuma place: cannot evaluate the mapping\n");
+        cmd_error("place", "cannot evaluate the mapping");
         status = 1;
         goto done;
     }
