@@ -12,7 +12,10 @@
  *   failure: -EINVAL for malformed input (Nd = 0, mismatched sizes, NULL
  *   where an array is required, a negative capacity), -ENOSPC when the
  *   threads do not fit the cores, -ENOBUFS when a caller buffer is too small,
- *   -E2BIG when an exhaustive search would exceed its budget.
+ *   -E2BIG when an exhaustive search would exceed its budget, -EOVERFLOW when
+ *   a 64-bit total asked for would wrap (the policies and the cost model sum
+ *   in double and never wrap; pl_csv_parse refuses tables whose counts add up
+ *   beyond 2^64 - 1).
  * - Determinism: equal inputs give equal outputs; ties are broken towards the
  *   lower thread index, then the lower node index.
  * - Thread and node indices count from 0 (the paper counts from 1).
@@ -118,7 +121,8 @@ int pl_decide(pl_policy_t policy, const pl_topo_t *topo, const pl_tnt_t *tnt,
 int pl_predict(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *model,
                const pl_mapping_t *map, double *per_thread, double *critical);
 
-/* Local and remote reference totals of a mapping. */
+/* Local and remote reference totals of a mapping; -EOVERFLOW when one
+ * exceeds 2^64 - 1. */
 int pl_locality(const pl_tnt_t *tnt, const pl_mapping_t *map, uint64_t *local, uint64_t *remote);
 
 /*
@@ -163,7 +167,9 @@ int pl_policy_from_name(const char *name, pl_policy_t *policy);
 
 /*
  * TNT files (CSV): one row per thread, one column per node; an optional
- * header row (any non-numeric first field); blank lines and lines starting
+ * header row (its first field is empty or a word: not starting with a digit,
+ * '+', '-' or '.', and not nan/inf/infinity); counts are unsigned decimal
+ * integers whose sum over a table fits in 64 bits; blank lines and lines starting
  * with '#' are comments, except '# region NAME', which starts a new table
  * for the region NAME (symbol or code address). Tables before any
  * '# region' line have an empty name and apply to every region.
@@ -179,7 +185,8 @@ typedef struct pl_csv_table {
 
 /* Returns the number of tables (>= 1) or a negative errno; on failure err
  * receives one line saying which line of the text is wrong and why (ragged
- * row, negative or non-numeric count, empty input). *ncells receives the
+ * row, negative, non-integer or non-numeric count, counts whose sum exceeds
+ * 2^64 - 1, empty input). *ncells receives the
  * number of cells needed. */
 int pl_csv_parse(const char *text, size_t len,
                  pl_csv_table_t *tables, int max_tables,

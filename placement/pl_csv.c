@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "pl.h"
 
 /*
@@ -13,9 +14,16 @@
  *   line    ::= blank | comment | region | header | row
  *   comment ::= '#' any              (not a region line)
  *   region  ::= '#' blanks 'region' blanks NAME      (NAME: rest of line, trimmed, < 128 chars)
- *   header  ::= field { ',' field }  (first line of a table whose first field is not a number)
+ *   header  ::= word { ',' any }     (only as the first line of a table)
+ *   word    ::= a field that does not look numeric: empty, or not starting with a
+ *               digit, '+', '-' or '.', and not nan, inf or infinity (any case)
  *   row     ::= count { ',' count }  (same number of fields as the table's first row)
- *   count   ::= digit { digit }      (fits in 64 bits)
+ *   count   ::= digit { digit }      (an unsigned decimal integer below 2^64)
+ *
+ * So "+1", "1.5", "1e3", "0x10" and "nan" are never a header: they are
+ * numbers that are not counts, and an error. The counts of one table must
+ * add up to at most 2^64 - 1, so no row, column or mapping total of the table
+ * can wrap in 64 bits.
  */
 
 typedef struct parser {
@@ -31,6 +39,7 @@ typedef struct parser {
     char name[128];
     int rows, cols;
     size_t first_cell;
+    uint64_t total;    /* sum of the open table's counts so far */
 } parser_t;
 
 static int fail(parser_t *p, int line, const char *fmt, ...)
@@ -81,22 +90,29 @@ static void open_table(parser_t *p, const char *name, size_t len, int line)
     p->open_line = line;
     p->rows = p->cols = 0;
     p->first_cell = p->ncells;
+    p->total = 0;
 }
 
-/* Parse one field [s, e) as a count. 0, or 1 if it is not a number at all
- * (header candidate), or a negative errno with the message written. */
+/* Whether a field reads as a number of some kind (the header rule above). */
+static int looks_numeric(const char *s, const char *e)
+{
+    if ((*s >= '0' && *s <= '9') || *s == '+' || *s == '-' || *s == '.')
+        return 1;
+    static const char *const words[] = {"nan", "inf", "infinity"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if ((size_t)(e - s) == strlen(words[i]) && strncasecmp(s, words[i], (size_t)(e - s)) == 0)
+            return 1;
+    return 0;
+}
+
+/* Parse one field [s, e) as a count. 0, or 1 if it is a word (header
+ * candidate), or a negative errno with the message written. */
 static int parse_count(parser_t *p, int line, int col, const char *s, const char *e, uint64_t *out)
 {
     while (s < e && is_blank(*s)) s++;
     while (e > s && is_blank(e[-1])) e--;
     if (s == e)
         return p->rows == 0 && col == 0 ? 1 : fail(p, line, "field %d is empty", col + 1);
-    if (*s == '-') {
-        const char *q = s + 1;
-        while (q < e && ((*q >= '0' && *q <= '9') || *q == '.')) q++;
-        if (q == e && e > s + 1)
-            return fail(p, line, "field %d: negative count '%.*s'", col + 1, (int)(e - s), s);
-    }
     uint64_t v = 0;
     const char *q = s;
     for (; q < e && *q >= '0' && *q <= '9'; q++) {
@@ -106,10 +122,16 @@ static int parse_count(parser_t *p, int line, int col, const char *s, const char
                         (int)(e - s), s);
         v = v * 10 + dgt;
     }
-    if (q != e || q == s)
+    if (q == e) {
+        *out = v;
+        return 0;
+    }
+    if (!looks_numeric(s, e))
         return 1;
-    *out = v;
-    return 0;
+    if (*s == '-' && e > s + 1 && ((s[1] >= '0' && s[1] <= '9') || s[1] == '.'))
+        return fail(p, line, "field %d: negative count '%.*s'", col + 1, (int)(e - s), s);
+    return fail(p, line, "field %d: '%.*s' is not a count (an unsigned decimal integer)", col + 1,
+                (int)(e - s), s);
 }
 
 static int parse_row(parser_t *p, int line, const char *s, const char *e)
@@ -131,8 +153,18 @@ static int parse_row(parser_t *p, int line, const char *s, const char *e)
             const char *a = f, *b = c;
             while (a < b && is_blank(*a)) a++;
             while (b > a && is_blank(b[-1])) b--;
-            return fail(p, line, "field %d: '%.*s' is not a count", col + 1, (int)(b - a), a);
+            return fail(p, line, "field %d: '%.*s' is not a count (an unsigned decimal integer)",
+                        col + 1, (int)(b - a), a);
         }
+        if (v > UINT64_MAX - p->total) {
+            p->ncells = start;
+            if (p->name[0])
+                return fail(p, line, "the counts of region '%s' add up to more than 2^64-1; "
+                            "their totals would wrap", p->name);
+            return fail(p, line, "the counts of the table add up to more than 2^64-1; "
+                        "their totals would wrap");
+        }
+        p->total += v;
         if (p->fill)
             p->cells[p->ncells] = v;
         p->ncells++;
@@ -166,6 +198,7 @@ static int run(parser_t *p, const char *text, size_t len)
     p->rows = p->cols = 0;
     p->first_cell = 0;
     p->open_line = 0;
+    p->total = 0;
     for (const char *s = text; s < end;) {
         const char *e = memchr(s, '\n', (size_t)(end - s));
         if (!e) e = end;

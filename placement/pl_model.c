@@ -164,10 +164,10 @@ int pl_locality(const pl_tnt_t *tnt, const pl_mapping_t *map, uint64_t *local, u
     uint64_t loc = 0, rem = 0;
     for (int t = 0; t < tnt->nthreads; t++) {
         const uint64_t *row = tnt->refs + (size_t)t * tnt->nnodes;
-        for (int d = 0; d < tnt->nnodes; d++) {
-            if (d == map->node[t]) loc += row[d];
-            else                   rem += row[d];
-        }
+        for (int d = 0; d < tnt->nnodes; d++)
+            if (__builtin_add_overflow(d == map->node[t] ? loc : rem, row[d],
+                                       d == map->node[t] ? &loc : &rem))
+                return -EOVERFLOW;
     }
     if (local)  *local = loc;
     if (remote) *remote = rem;

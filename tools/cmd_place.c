@@ -21,8 +21,11 @@ static void usage(FILE *out)
             "Decides where each thread of a thread-node table (TNT) should run and prints\n"
             "the mapping with the cost model's prediction.\n"
             "\n"
-            "  --tnt FILE        CSV, one row per thread, one column per node, optional header\n"
-            "                    row, '#' comments, '# region NAME' sections ('-' = stdin)\n"
+            "  --tnt FILE        CSV, one row per thread, one column per node, unsigned decimal\n"
+            "                    counts summing below 2^64 per table; optional header row\n"
+            "                    (its first field empty or a word, never +1, 1.5, 1e3, 0x10,\n"
+            "                    nan); '#' comments, '# region NAME' sections ('-' = stdin);\n"
+            "                    a regular file or stdin, at most 128 MiB\n"
             "  --policy P        compact, scatter, exhaustive, maxlocal, critpath (default),\n"
             "                    critpath+refine\n"
             "  --topology SPEC   hwloc synthetic string, hwloc XML file, or\n"
@@ -188,14 +191,14 @@ int ompnuma_cmd_place(int argc, char **argv)
         case 'F':
             factor = strtod(optarg, &end);
             if (!end || *end || !(factor >= 1.0) || !isfinite(factor)) {
-                fprintf(stderr, "ompnuma place: --numa-factor \"%s\" is not a number >= 1\n", optarg);
+                cmd_error("place", "--numa-factor \"%s\" is not a number >= 1", optarg);
                 return 2;
             }
             break;
         case 'n': {
             long v = strtol(optarg, &end, 10);
             if (!end || *end || v < 1 || v > 1000000) {
-                fprintf(stderr, "ompnuma place: --repeat \"%s\" is not a count in 1..1000000\n", optarg);
+                cmd_error("place", "--repeat \"%s\" is not a count in 1..1000000", optarg);
                 return 2;
             }
             repeat = (int)v;
@@ -203,42 +206,43 @@ int ompnuma_cmd_place(int argc, char **argv)
         }
         case 'h': usage(stdout); return 0;
         default:
-            fprintf(stderr, "ompnuma place: unknown option or missing value: %s\n", argv[optind - 1]);
+            cmd_error("place", "unknown option or missing value: %s", argv[optind - 1]);
             usage(stderr);
             return 2;
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "ompnuma place: unexpected argument \"%s\"\n", argv[optind]);
+        cmd_error("place", "unexpected argument \"%s\"", argv[optind]);
         return 2;
     }
     pl_policy_t policy;
     if (pl_policy_from_name(policy_name, &policy)) {
-        fprintf(stderr, "ompnuma place: unknown policy \"%s\" (compact, scatter, exhaustive, maxlocal, critpath, critpath+refine)\n",
-                policy_name);
+        char known[256];
+        size_t n = 0;
+        for (int p = 0; p < PL_POLICY_COUNT && n < sizeof known; p++)
+            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", p ? ", " : "", pl_policy_name((pl_policy_t)p));
+        cmd_error("place", "unknown policy \"%s\" (%s)", policy_name, known);
         return 2;
     }
     if (strcmp(format, "text") && strcmp(format, "json")) {
-        fprintf(stderr, "ompnuma place: --format \"%s\" is not text or json\n", format);
+        cmd_error("place", "--format \"%s\" is not text or json", format);
         return 2;
     }
     if (!tnt_path) {
-        fprintf(stderr, "ompnuma place: --tnt FILE is required\n");
+        cmd_error("place", "--tnt FILE is required");
         usage(stderr);
         return 2;
     }
 
     size_t len = 0;
-    char *text = rt_read_file(tnt_path, &len);
-    if (!text) {
-        fprintf(stderr, "ompnuma place: %s: %s\n", tnt_path, strerror(errno));
+    char *text = cmd_read_input("place", tnt_path, &len);
+    if (!text)
         return 2;
-    }
     char err[256];
     size_t ncells = 0;
     int ntables = pl_csv_parse(text, len, NULL, 0, NULL, 0, &ncells, err, sizeof err);
     if (ntables < 0) {
-        fprintf(stderr, "ompnuma place: %s: %s\n", tnt_path, err);
+        cmd_error("place", "%s: %s", tnt_path, err);
         free(text);
         return 2;
     }
@@ -253,12 +257,12 @@ int ompnuma_cmd_place(int argc, char **argv)
     pl_step_t *steps = NULL;
     pl_candidate_t *cands = NULL;
     if (!tables || !cells) {
-        fprintf(stderr, "ompnuma place: out of memory\n");
+        cmd_error("place", "out of memory");
         status = 1;
         goto done;
     }
     if (pl_csv_parse(text, len, tables, ntables, cells, ncells, NULL, err, sizeof err) != ntables) {
-        fprintf(stderr, "ompnuma place: %s: %s\n", tnt_path, err);
+        cmd_error("place", "%s: %s", tnt_path, err);
         goto done;
     }
     const pl_csv_table_t *tab = &tables[0];
@@ -268,22 +272,20 @@ int ompnuma_cmd_place(int argc, char **argv)
             if (!strcmp(tables[i].name, region))
                 tab = &tables[i];
         if (!tab) {
-            fprintf(stderr, "ompnuma place: %s: no '# region %s' table\n", tnt_path, region);
+            cmd_error("place", "%s: no '# region %s' table", tnt_path, region);
             goto done;
         }
     }
 
-    if (rt_topo_load(spec, &rtopo, err, sizeof err) != 0) {
-        fprintf(stderr, "ompnuma place: topology: %s\n", err);
+    if (cmd_load_topology("place", spec, &rtopo) != 0)
         goto done;
-    }
     topo_loaded = 1;
     pl_topo_t topo;
     rt_topo_as_pl(&rtopo, &topo);
     if (factor > 0)
         topo.numa_factor = factor;
     if (tab->nnodes != topo.nnodes) {
-        fprintf(stderr, "ompnuma place: %s: the table has %d node columns but the topology has %d nodes\n",
+        cmd_error("place", "%s: the table has %d node columns but the topology has %d nodes",
                 tnt_path, tab->nnodes, topo.nnodes);
         goto done;
     }
@@ -307,7 +309,7 @@ int ompnuma_cmd_place(int argc, char **argv)
         trace.cands = cands;
     }
     if (!node || !core || !per_thread || !times || !work || (want_trace && (!steps || !cands))) {
-        fprintf(stderr, "ompnuma place: out of memory\n");
+        cmd_error("place", "out of memory");
         status = 1;
         goto done;
     }
@@ -322,13 +324,13 @@ int ompnuma_cmd_place(int argc, char **argv)
         if (rc == -ENOSPC) {
             long cores = 0;
             for (int d = 0; d < topo.nnodes; d++) cores += topo.capacity[d];
-            fprintf(stderr, "ompnuma place: %d threads do not fit the %ld cores of the topology\n", n, cores);
+            cmd_error("place", "%d threads do not fit the %ld cores of the topology", n, cores);
         } else if (rc == -E2BIG) {
-            fprintf(stderr, "ompnuma place: exhaustive search over %d threads exceeds its budget (%d threads or %ld search nodes); use critpath+refine\n",
+            cmd_error("place", "exhaustive search over %d threads exceeds its budget (%d threads or %ld search nodes); use critpath+refine",
                     n, PL_EXHAUSTIVE_MAX_THREADS, PL_EXHAUSTIVE_BUDGET);
             status = 1;
         } else {
-            fprintf(stderr, "ompnuma place: the %s policy failed: %s\n", policy_name, strerror(-rc));
+            cmd_error("place", "the %s policy failed: %s", policy_name, strerror(-rc));
             status = rc == -EINVAL ? 2 : 1;
         }
         goto done;
@@ -340,7 +342,7 @@ int ompnuma_cmd_place(int argc, char **argv)
                 .decision_us = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]),
                 .trace = want_trace ? &trace : NULL };
     if (pl_predict(&topo, &tnt, &model, &map, per_thread, &o.crit) || pl_locality(&tnt, &map, &o.local, &o.remote)) {
-        fprintf(stderr, "ompnuma place: cannot evaluate the mapping\n");
+        cmd_error("place", "cannot evaluate the mapping");
         status = 1;
         goto done;
     }

@@ -11,22 +11,137 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "pl.h"
+#include "rt_settings.h"
+
+/*
+ * Every setting `ompnuma run` can give the program, in one table: getopt's
+ * options, the help text and the environment it writes all come from it.
+ * An entry with a key sets that OMP_PLACEMENT item (key=value, or the bare
+ * word for the policy and dry_run); an entry with a variable sets that
+ * variable. values() writes the accepted values where they come from code
+ * (policy names, sources, schedulers), so the help cannot fall behind.
+ */
+typedef struct run_option {
+    const char *name;     /* --name */
+    int         has_arg;  /* getopt's no_argument, required_argument, optional_argument */
+    int         shortopt; /* 0: long only */
+    const char *metavar;
+    const char *key;      /* OMP_PLACEMENT item: "" = the policy word, "dry_run" a flag */
+    const char *variable; /* or this environment variable */
+    const char *implied;  /* the variable's value when an optional argument is omitted */
+    void (*values)(char *buf, size_t len);
+    const char *help;
+} run_option_t;
+
+static void policy_values(char *buf, size_t len)
+{
+    /* The runtime's policy words: off, the placement library's policies, bubble. */
+    size_t n = (size_t)snprintf(buf, len, "off");
+    for (int p = 0; p < PL_POLICY_COUNT && n < len; p++)
+        n += (size_t)snprintf(buf + n, len - n, ", %s", pl_policy_name((pl_policy_t)p));
+    if (n < len)
+        snprintf(buf + n, len - n, ", bubble");
+}
+
+static void source_values(char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int s = RT_SOURCE_AUTO; s < RT_SOURCE_REPLAY && n < len; s++)
+        n += (size_t)snprintf(buf + n, len - n, "%s, ", rt_source_name((rt_source_t)s));
+    if (n < len)
+        snprintf(buf + n, len - n, "%s:FILE", rt_source_name(RT_SOURCE_REPLAY));
+}
+
+static void scheduler_values(char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int s = 0; s < PL_BUBBLE_SCHED_COUNT && n < len; s++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", s ? ", " : "", pl_bubble_sched_name((pl_bubble_sched_t)s));
+}
+
+static const run_option_t run_options[] = {
+    {"policy", required_argument, 'p', "P", "", NULL, NULL, policy_values,
+     "placement policy (default critpath; off measures nothing unless a report is asked for)"},
+    {"sample", required_argument, 0, "N", "sample", NULL, NULL, NULL,
+     "executions sampled, then timed, before deciding: 1..1000 (default 4)"},
+    {"numa-factor", required_argument, 0, "F", "numa_factor", NULL, NULL, NULL,
+     "remote/local latency ratio: auto (from the distance matrix, default) or 1..100"},
+    {"source", required_argument, 's', "S", "source", NULL, NULL, source_values,
+     "what fills the thread-node table (default auto)"},
+    {"verify", required_argument, 0, "on|off", "verify", NULL, NULL, NULL,
+     "time the new mapping and roll back if slower (default on)"},
+    {"dry-run", no_argument, 'd', NULL, "dry_run", NULL, NULL, NULL,
+     "decide and report, but pin nothing"},
+    {"track", required_argument, 0, "T", "track", NULL, NULL, NULL,
+     "memory the pagefault source may protect: api, anon or all (default api)"},
+    {"scheduler", required_argument, 0, "S", "scheduler", NULL, NULL, scheduler_values,
+     "how the bubble policy places nested teams (default cache)"},
+    {"report", required_argument, 'r', "F", NULL, "OMP_PLACEMENT_REPORT", NULL, NULL,
+     "exit report: stderr (a table) or a JSON file path"},
+    {"verbose", optional_argument, 'v', "N", NULL, "OMP_PLACEMENT_VERBOSE", "1", NULL,
+     "log each decision (N = 1, the default) or every event of interest (N = 2)"},
+    {"display-env", optional_argument, 0, "V", NULL, "OMP_PLACEMENT_DISPLAY_ENV", "true", NULL,
+     "print the effective settings at start: true (default) or verbose"},
+    {"explain", no_argument, 'e', NULL, NULL, NULL, NULL, NULL,
+     "print how the program will be started, then start it"},
+    {"help", no_argument, 'h', NULL, NULL, NULL, NULL, NULL, "this text"},
+};
+#define NRUN_OPTIONS ((int)(sizeof run_options / sizeof run_options[0]))
+
+/* "  left  text", text wrapped at 79 columns under its first column. */
+static void print_wrapped(FILE *out, const char *left, const char *text)
+{
+    enum { indent = 25, width = 79 };
+    int col = fprintf(out, "  %-*s", indent - 3, left);
+    if (col >= indent) {
+        fprintf(out, "\n%*s", indent - 1, "");
+    }
+    col = indent - 1;
+    const char *p = text;
+    while (*p) {
+        size_t w = strcspn(p, " ");
+        if (col + 1 + (int)w > width && col > indent - 1) {
+            fprintf(out, "\n%*s", indent - 1, "");
+            col = indent - 1;
+        }
+        col += fprintf(out, " %.*s", (int)w, p);
+        p += w;
+        while (*p == ' ')
+            p++;
+    }
+    fprintf(out, "\n");
+}
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: ompnuma run [--policy P] [--report F] [--source S] [--dry-run] [--verbose] -- program [args]\n"
+            "usage: ompnuma run [options] [--] program [args]\n"
             "\n"
             "Runs program with ompnuma's libomp.so.5 / libgomp.so.1 first on LD_LIBRARY_PATH.\n"
             "Programs linked with DT_RPATH ignore LD_LIBRARY_PATH; for them the drop-in is\n"
             "loaded with LD_PRELOAD instead.\n"
             "\n"
-            "  --policy P   OMP_PLACEMENT policy (off, critpath, critpath+refine, maxlocal, exhaustive)\n"
-            "  --report F   OMP_PLACEMENT_REPORT: stderr, or a JSON file path\n"
-            "  --source S   counter source (auto, perf, papi, pagefault, hints, replay:FILE)\n"
-            "  --dry-run    decide and report, but pin nothing\n"
-            "  --verbose    OMP_PLACEMENT_VERBOSE=1: log each decision\n"
-            "  --explain    print how the program will be started, then start it\n");
+            "Options naming an OMP_PLACEMENT item replace that item of OMP_PLACEMENT; its\n"
+            "other items are kept. The runtime checks every value, as it does OMP_PLACEMENT's.\n"
+            "\n");
+    for (int i = 0; i < NRUN_OPTIONS; i++) {
+        const run_option_t *o = &run_options[i];
+        char left[64], text[512], values[256] = "";
+        snprintf(left, sizeof left, "--%s%s%s%s", o->name,
+                 o->has_arg == optional_argument ? "[=" : o->has_arg == required_argument ? " " : "",
+                 o->metavar ? o->metavar : "", o->has_arg == optional_argument ? "]" : "");
+        if (o->values)
+            o->values(values, sizeof values);
+        const char *target = o->key ? (*o->key ? o->key : "OMP_PLACEMENT policy") : o->variable;
+        int is_item = o->key && *o->key && strcmp(o->key, "dry_run");
+        snprintf(text, sizeof text, "%s%s%s%s%s%s%s", target ? target : "",
+                 target && (is_item || o->variable) ? "=" : "",
+                 target && (is_item || o->variable) ? o->metavar : "", target ? ": " : "", o->help,
+                 o->values ? "; one of " : "", values);
+        print_wrapped(out, left, text);
+    }
+    fprintf(out, "\nExit status: the program's; 2 bad usage, 126 or 127 when the program cannot run.\n");
 }
 
 /* The OpenMP runtimes a program asks for, and whether DT_RPATH hides LD_LIBRARY_PATH from it. */
@@ -162,28 +277,103 @@ static int prepend_env(const char *name, const char *value, char sep)
     return rc;
 }
 
+/* OMP_PLACEMENT with the command line's items replacing the same items of old:
+ * the policy word, a key=value whose key was given, dry_run. */
+static char *merge_placement(const char *old, const char *const *given)
+{
+    size_t len = (old ? strlen(old) : 0) + 2;
+    for (int i = 0; i < NRUN_OPTIONS; i++)
+        if (given[i])
+            len += strlen(run_options[i].key) + strlen(given[i]) + 2;
+    char *out = malloc(len), *copy = strdup(old ? old : "");
+    if (!out || !copy) {
+        free(out);
+        free(copy);
+        return NULL;
+    }
+    size_t n = 0;
+    out[0] = '\0';
+    for (char *save, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        const char *w = item;
+        while (*w == ' ' || *w == '\t')
+            w++;
+        const char *eq = strchr(w, '=');
+        size_t klen = eq ? (size_t)(eq - w) : strlen(w);
+        while (klen && (w[klen - 1] == ' ' || w[klen - 1] == '\t'))
+            klen--;
+        int replaced = 0;
+        for (int i = 0; i < NRUN_OPTIONS && !replaced; i++) {
+            const char *key = run_options[i].key;
+            if (!given[i] || !key)
+                continue;
+            if (*key)  /* key=value or the dry_run flag, whichever way old wrote it */
+                replaced = klen == strlen(key) && !strncmp(w, key, klen);
+            else       /* a word that is not a key: old's policy */
+                replaced = !eq && !(klen == 7 && !strncmp(w, "dry_run", 7));
+        }
+        if (!replaced)
+            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? "," : "", item);
+    }
+    for (int i = 0; i < NRUN_OPTIONS; i++) {
+        if (!given[i])
+            continue;
+        const char *key = run_options[i].key;
+        if (!*key || !strcmp(key, "dry_run"))
+            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? "," : "", *key ? key : given[i]);
+        else
+            n += (size_t)snprintf(out + n, len - n, "%s%s=%s", n ? "," : "", key, given[i]);
+    }
+    free(copy);
+    return out;
+}
+
 int ompnuma_cmd_run(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"policy", required_argument, NULL, 'p'}, {"report", required_argument, NULL, 'r'},
-        {"source", required_argument, NULL, 's'}, {"dry-run", no_argument, NULL, 'd'},
-        {"verbose", no_argument, NULL, 'v'},      {"explain", no_argument, NULL, 'e'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-    };
-    const char *policy = NULL, *report = NULL, *source = NULL;
-    int dry_run = 0, verbose = 0, explain = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+p:r:s:dveh", options, NULL)) != -1) {
-        switch (c) {
-        case 'p': policy = optarg; break;
-        case 'r': report = optarg; break;
-        case 's': source = optarg; break;
-        case 'd': dry_run = 1; break;
-        case 'v': verbose = 1; break;
-        case 'e': explain = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+    struct option longopts[NRUN_OPTIONS + 1];
+    char shortopts[3 * NRUN_OPTIONS + 2] = "+";
+    for (int i = 0; i < NRUN_OPTIONS; i++) {
+        const run_option_t *o = &run_options[i];
+        longopts[i] = (struct option){o->name, o->has_arg, NULL, o->shortopt ? o->shortopt : 256 + i};
+        if (o->shortopt) {
+            size_t n = strlen(shortopts);
+            shortopts[n++] = (char)o->shortopt;
+            for (int k = 0; k < o->has_arg; k++)
+                shortopts[n++] = ':';
+            shortopts[n] = '\0';
         }
+    }
+    longopts[NRUN_OPTIONS] = (struct option){NULL, 0, NULL, 0};
+    const char *given[NRUN_OPTIONS] = {NULL}; /* each option's value ("" for flags), NULL if absent */
+    int explain = 0, c, placement_given = 0;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        int i = c >= 256 ? c - 256 : -1;
+        for (int k = 0; k < NRUN_OPTIONS && i < 0; k++)
+            if (run_options[k].shortopt == c)
+                i = k;
+        if (i < 0) {
+            fprintf(stderr, "ompnuma run: unknown option or missing value: %s\n", argv[optind - 1]);
+            usage(stderr);
+            return 2;
+        }
+        const run_option_t *o = &run_options[i];
+        if (!strcmp(o->name, "help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(o->name, "explain")) {
+            explain = 1;
+            continue;
+        }
+        const char *v = o->has_arg == no_argument ? "" : optarg ? optarg : o->implied;
+        /* A comma or newline would smuggle further items into OMP_PLACEMENT or split a warning. */
+        if (o->key && strpbrk(v, ",\n")) {
+            fprintf(stderr, "ompnuma run: --%s \"%s\": one value, without ',' or a newline\n", o->name, v);
+            return 2;
+        }
+        given[i] = v;
+        placement_given |= o->key != NULL;
     }
     if (optind >= argc) {
         fprintf(stderr, "ompnuma run: no program given\n");
@@ -202,18 +392,21 @@ int ompnuma_cmd_run(int argc, char **argv)
         return 127;
     }
 
-    /* Settings: the command line's options replace OMP_PLACEMENT's when given. */
-    if (policy || source || dry_run) {
-        char placement[PATH_MAX + 128];
-        const char *old = getenv("OMP_PLACEMENT");
-        snprintf(placement, sizeof placement, "%s%s%s%s", policy ? policy : (old && *old ? old : "critpath"),
-                 source ? ",source=" : "", source ? source : "", dry_run ? ",dry_run" : "");
+    if (placement_given) {
+        const char *placement_only[NRUN_OPTIONS];
+        for (int i = 0; i < NRUN_OPTIONS; i++)
+            placement_only[i] = run_options[i].key ? given[i] : NULL;
+        char *placement = merge_placement(getenv("OMP_PLACEMENT"), placement_only);
+        if (!placement) {
+            fprintf(stderr, "ompnuma run: out of memory\n");
+            return 1;
+        }
         setenv("OMP_PLACEMENT", placement, 1);
+        free(placement);
     }
-    if (report)
-        setenv("OMP_PLACEMENT_REPORT", report, 1);
-    if (verbose)
-        setenv("OMP_PLACEMENT_VERBOSE", "1", 1);
+    for (int i = 0; i < NRUN_OPTIONS; i++)
+        if (given[i] && run_options[i].variable)
+            setenv(run_options[i].variable, given[i], 1);
 
     struct elf_facts facts;
     int elf = read_elf(path, &facts) == 0;

@@ -88,24 +88,34 @@ int ompnuma_cmd_topo(int argc, char **argv)
     const char *spec = NULL, *format = "text";
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "t:f:h", options, NULL)) != -1) {
         switch (c) {
         case 't': spec = optarg; break;
         case 'f': format = optarg; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            cmd_error("topo", "unknown option or missing value: %s", argv[optind - 1]);
+            usage(stderr);
+            return 2;
         }
     }
-    if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
+    if (optind < argc) {
+        cmd_error("topo", "unexpected argument \"%s\"", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(format, "text") && strcmp(format, "json")) {
+        cmd_error("topo", "--format \"%s\" is not text or json", format);
         usage(stderr);
         return 2;
     }
     /* The same view the runtime takes at start-up, settings included. */
     rt_settings_init();
-    if (rt_machine_init(spec, 0) != 0) {
-        fprintf(stderr, "ompnuma topo: %s\n", rt_mach->error);
+    rt_topo_t topo;
+    if (cmd_load_topology("topo", spec, &topo) != 0)
         return 2;
-    }
+    rt_machine_adopt(&topo, 0);
     rt_affinity_init();
     rt_counters_probe();
     if (!strcmp(format, "json"))

@@ -1,44 +1,93 @@
 /* rt_util.c: whole-file reads and JSON string literals for the report, replay and the command line. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rt_util.h"
 
-char *rt_read_file(const char *path, size_t *len)
+/* Read fd to its end, at most RT_READ_FILE_MAX bytes: one byte more is EFBIG,
+ * so /dev/zero behind standard input ends instead of filling memory. */
+static char *read_fd(int fd, size_t *len)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *bigger = realloc(buf, 2 * cap + 1);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (buf && bad) {
-        free(buf);
-        errno = EIO;
+    if (!buf)
         return NULL;
+    for (;;) {
+        if (n == cap) {
+            if (cap > RT_READ_FILE_MAX) {
+                free(buf);
+                errno = EFBIG;
+                return NULL;
+            }
+            /* Never more than one byte beyond the limit: enough to see it is exceeded. */
+            size_t next = 2 * cap > RT_READ_FILE_MAX ? (size_t)RT_READ_FILE_MAX + 1 : 2 * cap;
+            char *bigger = realloc(buf, next + 1);
+            if (!bigger) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = bigger;
+            cap = next;
+        }
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k == 0)
+            break;
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(buf);
+            errno = e;
+            return NULL;
+        }
+        n += (size_t)k;
     }
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    }
+    buf[n] = '\0';
+    *len = n;
     return buf;
+}
+
+char *rt_read_file(const char *path, size_t *len)
+{
+    int use_stdin = !strcmp(path, "-");
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait for one; the
+     * type check below refuses it before any read. */
+    int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int err = 0;
+    if (fstat(fd, &st) != 0)
+        err = errno;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    else if (!use_stdin && !S_ISREG(st.st_mode))
+        err = ENODEV; /* a device, FIFO or socket: it may never end */
+    else if (S_ISREG(st.st_mode) && st.st_size > RT_READ_FILE_MAX)
+        err = EFBIG;
+    else if (!use_stdin && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        err = errno;
+    char *buf = NULL;
+    if (!err && !(buf = read_fd(fd, len)))
+        err = errno;
+    if (!use_stdin)
+        close(fd);
+    errno = err;
+    return buf;
+}
+
+const char *rt_read_file_error(int err)
+{
+    switch (err) {
+    case ENODEV: return "not a regular file (a device, FIFO or socket)";
+    case EFBIG:  return "larger than " RT_READ_FILE_MAX_TEXT;
+    default:     return strerror(err);
+    }
 }
 
 void rt_json_string(FILE *f, const char *s)

@@ -5,9 +5,21 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Largest file rt_read_file reads: far above any TNT, report or topology
+ * (a 4096-thread, 1024-node TNT of 20-digit counts is 80 MiB). */
+#define RT_READ_FILE_MAX (128L << 20)
+#define RT_READ_FILE_MAX_TEXT "128 MiB"
+
 /* A whole file ("-" is standard input) in a NUL-terminated malloc'd
- * buffer, its length in *len; NULL with errno set. */
+ * buffer, its length in *len; NULL with errno set. Every read ends: a named
+ * file must be a regular file (ENODEV for a device, FIFO or socket, which is
+ * never opened for long enough to block), EISDIR for a directory; more than
+ * RT_READ_FILE_MAX bytes (standard input included) is EFBIG. */
 char *rt_read_file(const char *path, size_t *len);
+
+/* One phrase for an errno rt_read_file set ("not a regular file ...",
+ * "larger than 128 MiB", else strerror). */
+const char *rt_read_file_error(int err);
 
 /* s as a JSON string literal, quotes included. */
 void rt_json_string(FILE *f, const char *s);

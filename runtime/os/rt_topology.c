@@ -56,7 +56,7 @@ static void derive_factor(rt_topo_t *t)
 /* "nodes=N,cores=C[,factor=F]": identical nodes, CPUs numbered node by node. */
 static int load_simple(const char *spec, rt_topo_t *t, char *err, size_t errlen)
 {
-    int nodes = 0, cores = 0;
+    long nodes = 0, cores = 0;
     double factor = DEFAULT_REMOTE_FACTOR;
     char buf[256];
     if (strlen(spec) >= sizeof buf)
@@ -64,10 +64,12 @@ static int load_simple(const char *spec, rt_topo_t *t, char *err, size_t errlen)
     strcpy(buf, spec);
     for (char *save, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *end;
-        if (!strncmp(item, "nodes=", 6)) {
-            nodes = (int)strtol(item + 6, &end, 10);
-        } else if (!strncmp(item, "cores=", 6)) {
-            cores = (int)strtol(item + 6, &end, 10);
+        long *count = !strncmp(item, "nodes=", 6) ? &nodes : !strncmp(item, "cores=", 6) ? &cores : NULL;
+        errno = 0;
+        if (count) {
+            *count = strtol(item + 6, &end, 10);
+            if (errno == ERANGE)
+                *count = -1; /* beyond a long: out of range like any count too large */
         } else if (!strncmp(item, "factor=", 7)) {
             factor = strtod(item + 7, &end);
         } else {
@@ -77,10 +79,11 @@ static int load_simple(const char *spec, rt_topo_t *t, char *err, size_t errlen)
         if (*end)
             return fail(err, errlen, "topology \"%s\": \"%s\" is not a number", spec, item);
     }
-    if (nodes < 1 || nodes > 4096 || cores < 1 || cores > 65536 || !(factor >= 1.0 && factor <= 100.0))
-        return fail(err, errlen, "topology \"%s\": needs nodes in 1..4096, cores in 1..65536 "
-                    "and factor in 1..100", spec);
-    if (alloc_nodes(t, nodes) != 0)
+    /* Checked as longs, before any narrowing: 2^32 + 2 is not 2. */
+    if (nodes < 1 || nodes > RT_TOPO_MAX_NODES || cores < 1 || cores > RT_TOPO_MAX_CORES || !(factor >= 1.0 && factor <= 100.0))
+        return fail(err, errlen, "topology \"%s\": needs nodes in 1..%d, cores in 1..%d "
+                    "and factor in 1..100", spec, RT_TOPO_MAX_NODES, RT_TOPO_MAX_CORES);
+    if (alloc_nodes(t, (int)nodes) != 0)
         return fail(err, errlen, "topology: out of memory");
     for (int n = 0; n < nodes; n++) {
         t->capacity[n] = cores;
@@ -91,7 +94,7 @@ static int load_simple(const char *spec, rt_topo_t *t, char *err, size_t errlen)
         for (int c = 0; c < cores; c++)
             t->cpus[n][c] = n * cores + c;
     }
-    t->ncpus = nodes * cores;
+    t->ncpus = (int)(nodes * cores);
     uniform_distances(t, factor);
     t->distances_known = 1;
     t->numa_factor = nodes > 1 ? factor : 1.0;
@@ -253,12 +256,19 @@ int rt_machine_init(const char *spec, double numa_factor)
 {
     if (machine.ok)
         return 0;
-    if (rt_topo_load(spec, &machine.topo, machine.error, sizeof machine.error) != 0) {
+    rt_topo_t topo;
+    if (rt_topo_load(spec, &topo, machine.error, sizeof machine.error) != 0) {
         errno = ENOENT;
         return -1;
     }
+    rt_machine_adopt(&topo, numa_factor);
+    return 0;
+}
+
+void rt_machine_adopt(rt_topo_t *topo, double numa_factor)
+{
+    machine.topo = *topo;
     rt_topo_as_pl(&machine.topo, &machine.pl);
     machine.pl.numa_factor = numa_factor > 0 ? numa_factor : pl_numa_factor(&machine.pl);
     machine.ok = 1;
-    return 0;
 }

@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include "pl.h"
 
+/* Largest nodes=N,cores=C spec accepted. */
+#define RT_TOPO_MAX_NODES 4096
+#define RT_TOPO_MAX_CORES 65536
+
 typedef struct rt_topo {
     int       nnodes;
     int       ncpus;          /* PUs in all nodes */
@@ -63,5 +67,9 @@ extern const rt_machine_t *const rt_mach;
  * runtime's case; `ompnuma topo --topology` passes its own). 0, or -1 with
  * errno and rt_mach->error filled. */
 int rt_machine_init(const char *spec, double numa_factor);
+
+/* The same with a topology already loaded (the CLI's, checked its own way):
+ * the machine takes it over. Once, at start-up. */
+void rt_machine_adopt(rt_topo_t *topo, double numa_factor);
 
 #endif

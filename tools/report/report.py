@@ -1,24 +1,106 @@
 #!/usr/bin/env python3
 """report.py: `ompnuma report F.json`: render an ompnuma exit report as tables, optionally validating it."""
 import argparse
+import io
 import json
 import os
+import stat
 import sys
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_schema.json")
+# Bounds on what is read: the same size limit as the C tools' reader
+# (RT_READ_FILE_MAX), a nesting depth far above the schema's (a report is 5
+# levels deep) and integers as wide as the report's 64-bit fields.
+MAX_BYTES = 128 << 20
+MAX_DEPTH = 64
+MAX_INT = 1 << 64
+
+
+class BadFile(Exception):
+    """The file is not a JSON document this tool can read: exit status 2."""
+
+
+def _reject_constant(name):
+    raise BadFile("{} is not a JSON number".format(name))
+
+
+def _float(text):
+    x = float(text)
+    if x != x or x in (float("inf"), float("-inf")):
+        raise BadFile("number {} is out of range".format(text[:40]))
+    return x
+
+
+def _int(text):
+    # 20 digits hold 2^64; longer texts are refused before Python converts them.
+    x = int(text) if len(text.lstrip("-")) <= 20 else MAX_INT
+    if abs(x) >= MAX_INT:
+        raise BadFile("integer {}{} is out of range".format(text[:40], "..." if len(text) > 40 else ""))
+    return x
+
+
+def _depth(doc):
+    """Nesting depth of a parsed document, without recursion."""
+    deepest, stack = 0, [(doc, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > MAX_DEPTH:
+            break
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((c, d + 1) for c in children if isinstance(c, (dict, list)))
+    return deepest
+
+
+def load(path):
+    """The report as Python objects, or BadFile with one line saying why."""
+    try:
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            raise BadFile("a directory, not a report")
+        if not stat.S_ISREG(st.st_mode):
+            raise BadFile("not a regular file (a device, FIFO or socket)")
+        if st.st_size > MAX_BYTES:
+            raise BadFile("larger than 128 MiB")
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise BadFile(e.strerror or str(e))
+    if len(data) > MAX_BYTES:
+        raise BadFile("larger than 128 MiB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadFile("not UTF-8 text (byte {})".format(e.start))
+    try:
+        doc = json.loads(text, parse_constant=_reject_constant, parse_float=_float, parse_int=_int)
+    except RecursionError:
+        raise BadFile("nested deeper than {} levels".format(MAX_DEPTH))
+    except ValueError as e:  # JSONDecodeError, and integers beyond Python's digit limit
+        raise BadFile("not JSON: {}".format(str(e).splitlines()[0] if str(e) else type(e).__name__))
+    if _depth(doc) > MAX_DEPTH:
+        raise BadFile("nested deeper than {} levels".format(MAX_DEPTH))
+    return doc
 
 
 def validate(report):
-    """Return a list of schema violations (empty when valid)."""
+    """Return a list of schema violations (empty when valid), one line each, or
+    None when jsonschema is not installed."""
     try:
         import jsonschema
     except ImportError:
-        return ["jsonschema is not installed: cannot validate (pip install jsonschema)"]
+        return None
     with open(SCHEMA) as f:
         schema = json.load(f)
     validator = jsonschema.Draft202012Validator(schema)
-    return ["{}: {}".format("/".join(str(p) for p in e.absolute_path) or "(root)", e.message)
+    return [one_line("{}: {}".format("/".join(str(p) for p in e.absolute_path) or "(root)", e.message))
             for e in validator.iter_errors(report)]
+
+
+def one_line(text, width=200):
+    """text on one line of at most width characters: messages quote the file's values."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def us(ns):
@@ -67,33 +149,49 @@ def render(r, out, show_tnt):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="ompnuma report", description=__doc__.split(": ", 1)[1])
+    ap = argparse.ArgumentParser(
+        prog="ompnuma report", description=__doc__.split(": ", 1)[1],
+        epilog="Exit status: 0 rendered (or valid), 1 --validate found the report invalid against "
+               "the schema (one line per violation), 2 bad usage or a file that is not a readable "
+               "JSON document or not an ompnuma report, or --validate without jsonschema (one line).")
     ap.add_argument("report", help="the JSON file OMP_PLACEMENT_REPORT wrote")
     ap.add_argument("--validate", action="store_true", help="check it against the schema; exit 1 if invalid")
     ap.add_argument("--tnt", action="store_true", help="also print each region's thread-node table")
     args = ap.parse_args(argv)
-    try:
-        with open(args.report) as f:
-            report = json.load(f)
-    except (OSError, ValueError) as e:
-        print("ompnuma report: {}: {}".format(args.report, e), file=sys.stderr)
+
+    def bad(why):
+        print(one_line("ompnuma report: {}: {}".format(args.report, why), 400), file=sys.stderr)
         return 2
-    if args.validate:
+
+    try:
+        report = load(args.report)
+    except BadFile as e:
+        return bad(e)
+    try:
         errors = validate(report)
+    except RecursionError:
+        return bad("nested too deeply to validate")
+    if args.validate:
+        if errors is None:
+            return bad("cannot validate: jsonschema is not installed (pip install jsonschema)")
         for e in errors:
             print("ompnuma report: invalid: {}".format(e), file=sys.stderr)
         if errors:
             return 1
         print("valid ompnuma-report/1")
         return 0
+    # Rendering reads the fields the schema promises: a report that breaks it
+    # is refused whole, before any output, rather than half printed.
+    if errors:  # None: no jsonschema here; the renderer's own checks below still hold
+        return bad("not an ompnuma report ({}{}); --validate lists every problem".format(
+            errors[0], " and {} more".format(len(errors) - 1) if len(errors) > 1 else ""))
     try:
-        render(report, sys.stdout, args.tnt)
-    except (KeyError, TypeError) as e:
-        print("ompnuma report: {}: not an ompnuma report ({}); try --validate".format(args.report, e),
-              file=sys.stderr)
-        return 2
+        out = io.StringIO()
+        render(report, out, args.tnt)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
+        return bad(one_line("not an ompnuma report ({}: {}); try --validate".format(type(e).__name__, e)))
+    sys.stdout.write(out.getvalue())
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -1,4 +1,5 @@
 // The memory API under AddressSanitizer and UndefinedBehaviorSanitizer: the test program against libompnuma, and the memory manager's own sources built with the sanitizers, both clean.
+// REQUIRES: clang, sanitizer-runtime
 // RUN: %clang-omp -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer %s -I%S/Inputs %memlib -o %t.app
 // RUN: env ASAN_OPTIONS=detect_leaks=1 %t.app | FileCheck %s
 // RUN: %clang-omp -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer %s -I%S/Inputs \
