@@ -10,6 +10,7 @@
 #include "rt_bubble.h"
 #include "rt_counters.h"
 #include "rt_log.h"
+#include "rt_loop.h"
 #include "rt_region.h"
 #include "rt_report.h"
 #include "rt_settings.h"
@@ -101,6 +102,13 @@ static void json_region(FILE *f, const rt_region_t *r)
     fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"outcome\":",
             r->pins_applied ? "true" : "false", (unsigned long long)r->repins, r->compromise ? "true" : "false");
     rt_json_string(f, rt_outcome_name(r->outcome));
+    char why[256];
+    rt_loop_why(r, why, sizeof why);
+    fprintf(f, ",\"why\":");
+    if (why[0])
+        rt_json_string(f, why);
+    else
+        fputs("null", f);
     fprintf(f, ",\"decision\":");
     if (r->map_node[0] >= 0) {
         fprintf(f, "{\"policy\":");
@@ -168,6 +176,25 @@ int rt_report_json(FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
+/* One line: how many regions got a decision, and why the others did not. */
+static void summary(FILE *f)
+{
+    int n[RT_OUTCOME_COUNT] = {0}, total = 0;
+    for (int i = 0; i < rt_region_count(); i++) {
+        const rt_region_t *r = rt_region_at(i);
+        if (r->redirect && !r->executions)
+            continue;
+        n[r->outcome]++;
+        total++;
+    }
+    int decided = n[RT_OUTCOME_KEPT] + n[RT_OUTCOME_ROLLED_BACK] + n[RT_OUTCOME_UNCHANGED] + n[RT_OUTCOME_DECIDED];
+    fprintf(f, "ompnuma: %d region%s: %d decided (%d kept, %d rolled back, %d unchanged, %d in dry run); "
+            "%d without a decision (%d ran too few times, %d still verifying, %d no references, %d off)\n",
+            total, total == 1 ? "" : "s", decided, n[RT_OUTCOME_KEPT], n[RT_OUTCOME_ROLLED_BACK],
+            n[RT_OUTCOME_UNCHANGED], n[RT_OUTCOME_DECIDED], total - decided, n[RT_OUTCOME_SAMPLING],
+            n[RT_OUTCOME_VERIFYING], n[RT_OUTCOME_NO_DATA], n[RT_OUTCOME_OFF]);
+}
+
 void rt_report_text(FILE *f)
 {
     fprintf(f, "ompnuma: policy %s, source %s, %d node%s / %d cpus (%s), NUMA factor %.2f, pins %s\n",
@@ -195,7 +222,12 @@ void rt_report_text(FILE *f)
                 (unsigned long long)r->executions,
                 r->timed_executions ? (double)r->cp_sum / (double)r->timed_executions / 1e3 : 0.0, r->cp_before_ns / 1e3,
                 r->cp_after_ns / 1e3, rt_outcome_name(r->outcome), cpus);
+        char why[256];
+        rt_loop_why(r, why, sizeof why);
+        if (why[0])
+            fprintf(f, "ompnuma: %3s why: %s\n", "", why);
     }
+    summary(f);
     fflush(f);
 }
 

@@ -6,6 +6,8 @@
 #include "rt_counters.h"
 #include "rt_hints.h"
 #include "rt_log.h"
+#include "rt_loop.h"
+#include "rt_region.h"
 #include "rt_report.h"
 #include "rt_runtime.h"
 #include "rt_settings.h"
@@ -60,5 +62,13 @@ void rt_runtime_fini(void)
 {
     if (!initialized)
         return;
+    /* The verbose log accounts for every region the program ran without a decision. */
+    for (int i = 0; rt_log_verbosity >= 1 && i < rt_region_count(); i++) {
+        const rt_region_t *r = rt_region_at(i);
+        char why[256];
+        rt_loop_why(r, why, sizeof why);
+        if (why[0] && (r->executions || !r->redirect))
+            rt_verbose(1, "region %d: no decision: %s", r->id, why);
+    }
     rt_report_write(getpid() != started_in);
 }

@@ -234,8 +234,9 @@ static void decide_in_team(rt_region_t *r)
         }
     }
     if (rc != 0 || same) {
-        rt_verbose(1, "region %d: in its bubble's CPUs, %s", r->id,
-                   rc ? "no decision (no tree, or the policy refused)" : "every thread already has its place");
+        r->note = rc ? "no decision inside its bubble (no tree, or the policy refused)"
+                     : "every thread already has its place among its bubble's CPUs";
+        rt_verbose(1, "region %d: %s", r->id, r->note);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
     } else {
         r->decision_policy = rt_conf->policy;
@@ -274,6 +275,7 @@ static void end_sampling(rt_region_t *r)
     if (rc != 0) {
         rt_verbose(1, "region %d: the %s policy refused the table (%s); placement unchanged",
                    r->id, pl_policy_name(rt_conf->policy), cores ? strerror(errno) : "out of memory");
+        r->note = "the policy refused the table";
         free(cores);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
         return;
@@ -284,7 +286,8 @@ static void end_sampling(rt_region_t *r)
         r->decided_cpu[i] = rt_mach->topo.cpus[r->map_node[i]][cores[i]];
     free(cores);
     if (decision_matches_current(r)) {
-        rt_verbose(1, "region %d: every thread is already on its node; nothing to move", r->id);
+        r->note = "every thread is already on its node";
+        rt_verbose(1, "region %d: %s; nothing to move", r->id, r->note);
         if (team_has_pins(r))
             adopt_decision(r);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
@@ -482,5 +485,44 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             window_reset(r);
         }
         return;
+    }
+}
+
+void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
+{
+    int sample = rt_conf->sample;
+    rt_source_t src = rt_counters_used();
+    buf[0] = '\0';
+    switch (r->outcome) {
+    case RT_OUTCOME_OFF:
+        snprintf(buf, len, "placement is off (%s)", rt_mach->ok ? "OMP_PLACEMENT=off" : "no topology");
+        return;
+    case RT_OUTCOME_SAMPLING:
+        if (src == RT_SOURCE_AUTO)
+            snprintf(buf, len, "no counter source works here (ompnuma topo says why); ran %llu executions",
+                     (unsigned long long)r->executions);
+        else if (r->measuring)
+            snprintf(buf, len, "ran %llu executions: %d of the %d sampled ones it needs%s",
+                     (unsigned long long)r->executions, r->phase_execs, sample,
+                     rt_counters_intrusive() ? ", then as many unsampled ones for a clean baseline" : "");
+        else
+            snprintf(buf, len, "ran %llu executions: sampled, %d of the %d clean ones it needs for a baseline",
+                     (unsigned long long)r->executions, r->phase_execs, sample);
+        return;
+    case RT_OUTCOME_VERIFYING:
+        snprintf(buf, len, "moved; ran %d of the %d executions that verify the move (ran %llu in all)",
+                 r->phase_execs, sample, (unsigned long long)r->executions);
+        return;
+    case RT_OUTCOME_NO_DATA:
+        snprintf(buf, len, "no references from the %s source in %d sampled executions%s", rt_source_name(src), sample,
+                 src == RT_SOURCE_PAGEFAULT && rt_conf->track != RT_TRACK_ALL
+                     ? " (track=all also covers the heap and the program's static arrays)"
+                 : src == RT_SOURCE_HINTS ? " (the program attached no buffer with omp_numa_attach)" : "");
+        return;
+    case RT_OUTCOME_UNCHANGED:
+        snprintf(buf, len, "%s", r->note ? r->note : "nothing to move");
+        return;
+    default:
+        return; /* kept, rolled back, decided: a decision is in effect */
     }
 }

@@ -2,6 +2,7 @@
 #ifndef OMPNUMA_RT_LOOP_H
 #define OMPNUMA_RT_LOOP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "rt_region.h"
 #include "rt_sources.h"
@@ -14,5 +15,10 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp);
 /* What a counter source is told about the current execution of r: the loop
  * alone knows which table is being filled and whether a phase just began. */
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out);
+
+/* Why r has no decision in effect, in words for the report and the log
+ * ("ran 1 execution: 1 of the 4 sampled ones it needs", "no references
+ * ..."); "" when it has one (kept, rolled back, decided in dry run). */
+void rt_loop_why(const rt_region_t *r, char *buf, size_t len);
 
 #endif

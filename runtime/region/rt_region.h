@@ -98,6 +98,7 @@ typedef struct rt_region {
     uint64_t     repins;        /* re-pins threads made entering this region */
     uint64_t     repins_mark;   /* repins at the start of the current window */
     int          compromise;    /* pins shared with other regions to stop bouncing */
+    const char  *note;          /* why the last decision moved nothing (a static string), or NULL */
 } rt_region_t;
 
 /* Lookup by code address, team size and parent (NULL for an outermost

@@ -130,6 +130,8 @@ def render(r, out, show_tnt):
         out.write(head.format(g["id"], g["parent"], g["symbol"][:28], g["team_size"], g["executions"],
                               us(cp["mean"]), us(cp["before"]), us(cp["after"]), g["outcome"],
                               ",".join(str(c) for c in g["cpus"])))
+        if g.get("why"):
+            out.write("{:>3} {:>6} why: {}\n".format("", "", g["why"]))
     if show_tnt:
         for g in r["regions"]:
             if not any(any(row) for row in g["tnt"]):
