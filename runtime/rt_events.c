@@ -3,6 +3,7 @@
 
 #include "rt_affinity.h"
 #include "rt_bubble.h"
+#include "rt_cache.h"
 #include "rt_core.h"
 #include "rt_counters.h"
 #include "rt_events.h"
@@ -21,6 +22,10 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
      * execution (often the one that first-touches the data) is sampled too,
      * and so that the team members find it without knowing their parent. */
     rt_region_t *r = rt_region_get(codeptr, requested, parent);
+    /* A region's first sight: the placement cache may know where it runs best. */
+    if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
+        !__atomic_exchange_n(&r->cache_checked, 1, __ATOMIC_ACQ_REL))
+        rt_cache_start(r);
     if (rt_conf->mode == RT_MODE_BUBBLE)
         rt_bubble_refresh();
     /* A team that came out smaller last time is measured as the smaller one. */

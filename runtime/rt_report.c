@@ -99,8 +99,9 @@ static void json_region(FILE *f, const rt_region_t *r)
         fputs("null", f);
     fprintf(f, ",\"cpus\":");
     json_int_array(f, r->pin_cpu, r->team_size);
-    fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"outcome\":",
-            r->pins_applied ? "true" : "false", (unsigned long long)r->repins, r->compromise ? "true" : "false");
+    fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"cached\":%s,\"outcome\":",
+            r->pins_applied ? "true" : "false", (unsigned long long)r->repins, r->compromise ? "true" : "false",
+            r->cached ? "true" : "false");
     rt_json_string(f, rt_outcome_name(r->outcome));
     char why[256];
     rt_loop_why(r, why, sizeof why);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "rt_affinity.h"
+#include "rt_cache.h"
 #include "rt_counters.h"
 #include "rt_hints.h"
 #include "rt_log.h"
@@ -47,6 +48,8 @@ void rt_runtime_init(void)
     rt_affinity_init();
     rt_counters_init();
     rt_hints_init();
+    if (rt_conf->mode != RT_MODE_OFF)
+        rt_cache_load();
     if (rt_conf->display_env)
         rt_settings_print(rt_conf, stderr);
     if (rt_conf->display_env == 2)
@@ -70,5 +73,7 @@ void rt_runtime_fini(void)
         if (why[0] && (r->executions || !r->redirect))
             rt_verbose(1, "region %d: no decision: %s", r->id, why);
     }
+    if (getpid() == started_in && rt_conf->mode != RT_MODE_OFF)
+        rt_cache_save();
     rt_report_write(getpid() != started_in);
 }

@@ -510,8 +510,9 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
                      (unsigned long long)r->executions, r->phase_execs, sample);
         return;
     case RT_OUTCOME_VERIFYING:
-        snprintf(buf, len, "moved; ran %d of the %d executions that verify the move (ran %llu in all)",
-                 r->phase_execs, sample, (unsigned long long)r->executions);
+        snprintf(buf, len, "%s; ran %d of the %d executions that verify the move (ran %llu in all)",
+                 r->cached ? "started from the cached mapping" : "moved", r->phase_execs, sample,
+                 (unsigned long long)r->executions);
         return;
     case RT_OUTCOME_NO_DATA:
         snprintf(buf, len, "no references from the %s source in %d sampled executions%s", rt_source_name(src), sample,
@@ -525,4 +526,28 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
     default:
         return; /* kept, rolled back, decided: a decision is in effect */
     }
+}
+
+int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns)
+{
+    if (r->outcome != RT_OUTCOME_SAMPLING || r->executions) {
+        errno = EINVAL;
+        return -1;
+    }
+    for (int i = 0; i < r->team_size; i++) {
+        r->decided_cpu[i] = cpus[i];
+        r->map_node[i] = rt_topo_node_of_cpu(&rt_mach->topo, cpus[i]);
+    }
+    r->decision_policy = rt_conf->policy;
+    r->cp_before_ns = before_ns;
+    r->cached = 1;
+    apply(r);
+    log_mapping(r, "cached mapping: pinned to");
+    if (r->pins_applied && rt_conf->verify && before_ns > 0)
+        phase_reset(r, RT_OUTCOME_VERIFYING, 0);
+    else if (r->pins_applied)
+        keep(r);
+    else
+        phase_reset(r, RT_OUTCOME_DECIDED, 0);
+    return 0;
 }

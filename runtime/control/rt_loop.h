@@ -16,6 +16,12 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp);
  * alone knows which table is being filled and whether a phase just began. */
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out);
 
+/* Start r, not yet executed, from a mapping kept earlier (the placement
+ * cache): cpus per thread, and the critical path measured before that move.
+ * No sampling; the mapping is verified against before_ns like any move.
+ * 0, or -1 with errno EINVAL (r has already begun its loop). */
+int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns);
+
 /* Why r has no decision in effect, in words for the report and the log
  * ("ran 1 execution: 1 of the 4 sampled ones it needs", "no references
  * ..."); "" when it has one (kept, rolled back, decided in dry run). */

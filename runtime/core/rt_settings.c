@@ -160,6 +160,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                 | "verify=" <bool> | "dry_run=" <bool>
  *                 | "track=" ( "api" | "anon" | "all" )
  *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
+ *                 | "cache=" <file that can be written>        (placement cache)
  *   <bool>      ::= "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0"
  */
 
@@ -229,6 +230,17 @@ static int opt_scheduler(rt_settings_t *s, const char *v, char *instead, size_t 
     return pl_bubble_sched_from_name(v, &s->scheduler) == 0 ? 0 : -1;
 }
 
+static int writable_path(const char *path);
+
+static int opt_cache(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "no cache");
+    if (!*v || strlen(v) >= sizeof s->cache_path || !writable_path(v))
+        return -1;
+    strcpy(s->cache_path, v);
+    return 0;
+}
+
 static const struct {
     const char *key;
     option_fn parse;
@@ -241,6 +253,7 @@ static const struct {
     {"dry_run", opt_dry_run, "on or off"},
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
+    {"cache", opt_cache, "a file that can be written"},
 };
 #define NOPTIONS (sizeof placement_options / sizeof placement_options[0])
 
@@ -342,7 +355,9 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
                      rt_settings_policy_name(s), s->sample, factor, source, s->verify ? "on" : "off",
                      s->dry_run ? "on" : "off", track_names[s->track]);
     if (s->mode == RT_MODE_BUBBLE && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, ",scheduler=%s", pl_bubble_sched_name(s->scheduler));
+        n += snprintf(buf + n, len - (size_t)n, ",scheduler=%s", pl_bubble_sched_name(s->scheduler));
+    if (s->cache_path[0] && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
 }
 
 /* ---- OMP_PLACEMENT_REPORT: "" | "stderr" | <writable file path> ---- */

@@ -45,6 +45,7 @@ typedef struct rt_settings {
     double           numa_factor;    /* 0 = auto (from the distance matrix) */
     rt_source_t      source;
     char             replay_path[PATH_MAX];
+    char             cache_path[PATH_MAX]; /* placement cache ("" none): decisions kept between runs */
     int              verify;         /* measure after a move and roll back if slower */
     int              dry_run;        /* record intended pins, apply none */
     rt_track_t       track;

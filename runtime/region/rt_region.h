@@ -99,6 +99,8 @@ typedef struct rt_region {
     uint64_t     repins_mark;   /* repins at the start of the current window */
     int          compromise;    /* pins shared with other regions to stop bouncing */
     const char  *note;          /* why the last decision moved nothing (a static string), or NULL */
+    int          cache_checked; /* the placement cache was asked for this region (atomic) */
+    int          cached;        /* it started from a mapping kept in an earlier run */
 } rt_region_t;
 
 /* Lookup by code address, team size and parent (NULL for an outermost
