@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { SLOT_FREE = 0, SLOT_FILLING, SLOT_ACTIVE, SLOT_RETIRING };
 
@@ -176,7 +177,15 @@ int rt_fault_install(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = dispatch;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
+    /* Every asynchronous signal waits until the dispatcher returns: a
+     * program's handler (a profiling timer, say) that touched a protected
+     * page while SIGSEGV is blocked here would be killed by the kernel.
+     * Synchronous faults stay deliverable: blocking them would kill too. */
+    sigfillset(&sa.sa_mask);
+    sigdelset(&sa.sa_mask, SIGBUS);
+    sigdelset(&sa.sa_mask, SIGFPE);
+    sigdelset(&sa.sa_mask, SIGILL);
+    sigdelset(&sa.sa_mask, SIGTRAP);
     if (sigaction(SIGSEGV, &sa, NULL) != 0) {
         atomic_store(&nchain, n);
         rc = -1;
@@ -243,4 +252,61 @@ void rt_fault_get_stats(rt_fault_stats_t *out)
     out->resolved = atomic_load(&st_resolved);
     out->forwarded = atomic_load(&st_forwarded);
     out->reinstalled = atomic_load(&st_reinstalled);
+}
+
+/* ---- ranges never to protect ---- */
+
+static struct { uintptr_t lo, hi; } excluded[RT_FAULT_MAX_EXCLUDED];
+static _Atomic int nexcluded;
+static pthread_mutex_t exclude_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rt_fault_exclude(uintptr_t lo, uintptr_t hi)
+{
+    if (lo >= hi) {
+        errno = EINVAL;
+        return -1;
+    }
+    pthread_mutex_lock(&exclude_lock);
+    int n = atomic_load(&nexcluded), rc = 0;
+    if (n == RT_FAULT_MAX_EXCLUDED) {
+        errno = ENOMEM;
+        rc = -1;
+    } else {
+        excluded[n].lo = lo;
+        excluded[n].hi = hi;
+        atomic_store(&nexcluded, n + 1);
+    }
+    pthread_mutex_unlock(&exclude_lock);
+    return rc;
+}
+
+int rt_fault_exclude_thread(void)
+{
+    /* The thread control block (glibc's struct pthread, with the rseq area
+     * the kernel writes) sits at the thread pointer, the static TLS below
+     * it; a thread's stack is its own mapping, or the TCB's neighbour. */
+    uintptr_t tp = (uintptr_t)__builtin_thread_pointer(), page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = tp > RT_FAULT_TLS_BELOW ? (tp - RT_FAULT_TLS_BELOW) & ~(page - 1) : 0;
+    int rc = rt_fault_exclude(lo, (tp + RT_FAULT_TCB_ABOVE + page - 1) & ~(page - 1));
+    pthread_attr_t attr;
+    void *stack;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &stack, &size) == 0 && size)
+            rc |= rt_fault_exclude((uintptr_t)stack, (uintptr_t)stack + size);
+        pthread_attr_destroy(&attr);
+    }
+    return rc ? -1 : 0;
+}
+
+int rt_fault_excluded(uintptr_t lo, uintptr_t hi, uintptr_t *next)
+{
+    int n = atomic_load(&nexcluded), hit = 0;
+    for (int i = 0; i < n; i++)
+        if (excluded[i].lo < hi && excluded[i].hi > lo) {
+            if (!hit || excluded[i].hi > *next)
+                *next = excluded[i].hi;
+            hit = 1;
+        }
+    return hit;
 }

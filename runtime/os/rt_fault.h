@@ -97,4 +97,22 @@ typedef struct rt_fault_stats {
 } rt_fault_stats_t;
 void rt_fault_get_stats(rt_fault_stats_t *out);
 
+/*
+ * Memory no claim may protect, whatever mapping it shares: thread control
+ * blocks, static TLS and stacks (the kernel itself writes a thread's rseq
+ * area: a protected TCB kills the process), registered by each thread the
+ * runtime knows. Ranges only grow; a stale one (a thread gone) costs a few
+ * pages of sampling. All thread-safe; rt_fault_excluded is lock-free.
+ */
+#define RT_FAULT_MAX_EXCLUDED 4096
+#define RT_FAULT_TLS_BELOW (256u * 1024u)   /* static TLS below the thread pointer */
+#define RT_FAULT_TCB_ABOVE (16u * 1024u)    /* struct pthread above it */
+/* [lo, hi) never protected. 0, or -1 with errno EINVAL / ENOMEM (table full). */
+int rt_fault_exclude(uintptr_t lo, uintptr_t hi);
+/* The calling thread's TCB, static TLS and stack. 0 or -1 with errno. */
+int rt_fault_exclude_thread(void);
+/* Whether [lo, hi) overlaps an excluded range; if so *next is the end of
+ * the furthest overlapping one (where protection may resume). */
+int rt_fault_excluded(uintptr_t lo, uintptr_t hi, uintptr_t *next);
+
 #endif

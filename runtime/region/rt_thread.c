@@ -1,6 +1,7 @@
 /* rt_thread.c: the thread registry: each OpenMP thread's record, found from the thread itself. */
 #include <string.h>
 
+#include "rt_fault.h"
 #include "rt_thread.h"
 
 static __thread rt_thread_t *current;
@@ -21,6 +22,7 @@ void rt_thread_init(rt_thread_t *thr, int gtid)
     thr->gtid = gtid;
     rt_place_init(&thr->place); /* its home mask is read at its first move: libomp binds threads later */
     thr->last_cpu = -1;
+    rt_fault_exclude_thread(); /* its TCB, TLS and stack are never sampled */
 }
 
 void rt_thread_forget(rt_thread_t *thr)

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -24,9 +27,12 @@
  * so successive executions look at different pages.
  *
  * Tracked memory (OMP_PLACEMENT track=): anonymous private writable
- * mappings of at least 1 MiB (anon), plus the [heap] and the program's
- * data/bss segments (all). With track=api (the default) nothing of the
- * program is protected and this source yields no references.
+ * mappings of at least 1 MiB and at most the machine's memory (anon: a
+ * larger one is a reservation, mostly never touched), plus the program's
+ * data/bss segment (all: its static arrays). Never the [heap], where libc
+ * keeps its metadata and libomp its affinity masks. With track=api (the
+ * default) nothing of the program is protected and this source yields no
+ * references.
  *
  * A mapping unmapped while some of its pages are protected (within one
  * sampled execution) and replaced at the same address before the execution
@@ -34,8 +40,20 @@
  *
  * Never protected: thread stacks (a fault there could not even be
  * delivered), recognised as a writable mapping right above a PROT_NONE
- * guard page or as [stack]; this source's own tables, which the resolver
- * writes (they are mmap'd and excluded by address).
+ * guard page or as [stack]; the TCB, static TLS and stack of every thread
+ * the runtime knows (rt_fault_exclude_thread: the kernel writes a thread's
+ * rseq area, and a big allocation's mapping may have merged with them);
+ * this source's own tables, which the resolver writes (mmap'd and excluded
+ * by address).
+ *
+ * Never armed: while some thread of the process blocks SIGSEGV (a fault
+ * it took on a sampled page would kill it), and the dispatcher is checked
+ * to be the installed SIGSEGV action at every arming (a handler the
+ * program installed since is chained, not bypassed). Every asynchronous
+ * signal waits while the dispatcher runs (rt_fault.c). A thread that keeps
+ * faulting on a page this source already gave back is taking the program's
+ * own fault (it protected the page itself): after MAX_RETRIES it goes to the
+ * program's handler instead of looping forever.
  *
  * What can still go wrong (documented in the README): a system call that
  * reads or writes a protected page (read(2) into a buffer, for example)
@@ -57,6 +75,11 @@
 #define PAGE_PROTECTED 0x80       /* protected by this source right now */
 #define PAGE_SAMPLED 0x40         /* protected during this execution */
 #define PAGE_NODE_MASK 0x3f       /* emulated node + 1, 0 = not touched while sampled */
+/* Refaults on a page already given back before they are the program's own
+ * fault: another thread may be between clearing the page's state and its
+ * mprotect (microseconds); after a few retries the faulting thread yields. */
+#define MAX_RETRIES 10000
+#define YIELD_AFTER 8
 
 typedef struct area {
     uintptr_t start, end;
@@ -78,6 +101,7 @@ typedef struct tables {
 
 static area_t areas[MAX_AREAS];
 static int nareas;
+static uintptr_t max_area_bytes;   /* the machine's memory: a larger mapping is a reservation */
 static tables_t *tab;
 static size_t pagesz;
 static int emulate;
@@ -124,6 +148,7 @@ static void start(void)
         return;
     }
     emulate = strcmp(rt_mach->topo.origin, "this system") != 0;
+    max_area_bytes = (uintptr_t)sysconf(_SC_PHYS_PAGES) * pagesz;
     for (int k = 0; k < MAX_NODES; k++)
         tab->node_of_kernel[k] = -1;
     for (int c = 0; c < 4096; c++)
@@ -159,10 +184,20 @@ static int resolve(void *addr, int code, void *ctx)
         return RT_FAULT_NOT_MINE;
     uint8_t *state = &a->page[(p - a->start) / pagesz];
     uint8_t old = __atomic_fetch_and(state, (uint8_t)~PAGE_PROTECTED, __ATOMIC_ACQ_REL);
-    if (!(old & PAGE_PROTECTED))
-        /* Another thread restored it a moment ago: retry the access. A page
-         * this source never protected is the program's own fault. */
-        return (old & PAGE_SAMPLED) ? RT_FAULT_RESOLVED : RT_FAULT_NOT_MINE;
+    if (!(old & PAGE_PROTECTED)) {
+        /* Another thread restored it a moment ago: retry the access, a few
+         * times. A page this source never protected, or one that keeps
+         * faulting after it was given back, is the program's own fault. */
+        static __thread __attribute__((tls_model("initial-exec"))) uintptr_t retry_page;
+        static __thread __attribute__((tls_model("initial-exec"))) int retries;
+        retries = retry_page == p ? retries + 1 : 1;
+        retry_page = p;
+        if (!(old & PAGE_SAMPLED) || retries > MAX_RETRIES)
+            return RT_FAULT_NOT_MINE;
+        if (retries > YIELD_AFTER)
+            sched_yield();
+        return RT_FAULT_RESOLVED;
+    }
     if (mprotect((void *)p, pagesz, PROT_READ | PROT_WRITE) != 0)
         return RT_FAULT_NOT_MINE;
     unsigned cpu = 0;
@@ -208,9 +243,9 @@ static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *pat
     if (!strcmp(path, "[stack]") || (prev_guard && prev_hi == lo))
         return 0;
     if (!path[0])
-        return hi - lo >= MIN_AREA_BYTES;
+        return hi - lo >= MIN_AREA_BYTES && hi - lo <= max_area_bytes;
     if (rt_conf->track == RT_TRACK_ALL)
-        return !strcmp(path, "[heap]") || !strcmp(path, exe);
+        return !strcmp(path, exe);
     return 0;
 }
 
@@ -297,6 +332,35 @@ static void scan_maps(void)
 
 /* ---- arm and disarm around a sampled execution ---- */
 
+/* Whether some thread of the process blocks SIGSEGV (SigBlk in its status):
+ * a fault on a sampled page would kill it, so nothing is armed meanwhile.
+ * One small read per thread, per sampled execution. */
+static int someone_blocks_segv(void)
+{
+    char path[64], line[256];
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return 0;
+    int blocks = 0;
+    for (struct dirent *e; !blocks && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%.20s/status", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "SigBlk:", 7)) {
+                unsigned long long mask = strtoull(line + 7, NULL, 16);
+                blocks = (mask >> (SIGSEGV - 1)) & 1;
+                break;
+            }
+        fclose(f);
+    }
+    closedir(d);
+    return blocks;
+}
+
 static void region_begin(const rt_sample_t *r, const void *team)
 {
     /* Emulated nodes are stored in 6 bits (node + 1 < PAGE_SAMPLED). */
@@ -306,6 +370,13 @@ static void region_begin(const rt_sample_t *r, const void *team)
     /* A nested team, or another root thread's team, inside a sampled execution is not armed. */
     if (armed) {
         pthread_mutex_unlock(&lock);
+        return;
+    }
+    /* Our handler must be the one the kernel calls (a program's handler
+     * installed since is chained behind it), and no thread may block it. */
+    if (rt_fault_install() != 0 || someone_blocks_segv()) {
+        pthread_mutex_unlock(&lock);
+        rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
         return;
     }
     armed = 1;
@@ -333,9 +404,13 @@ static void region_begin(const rt_sample_t *r, const void *team)
         /* Runs of pages to protect, one mprotect each: the sample, and when
          * first touch is emulated every page whose node is still unknown. */
         size_t run = 0, run_len = 0;
+        uintptr_t resume = 0; /* the end of an excluded range the scan is in */
         for (size_t pg = 0; pg <= a->npages; pg++, k++) {
+            uintptr_t at = a->start + pg * pagesz;
             int take = pg < a->npages &&
                        ((k % stride) == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK)));
+            if (take && (at < resume || rt_fault_excluded(at, at + pagesz, &resume)))
+                take = 0; /* a thread's TCB, TLS or stack inside a merged mapping */
             if (take) {
                 if (!run_len)
                     run = pg;
