@@ -1,5 +1,6 @@
 /* rt_runtime.c: bring the runtime up once (settings, machine, pinning mode, counters, hints) and down at exit. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "rt_affinity.h"
@@ -14,8 +15,15 @@
 #include "rt_settings.h"
 #include "rt_topology.h"
 
-static int initialized;
+static int initialized, finished;
 static pid_t started_in;
+
+/* exit() called inside a parallel region never reaches the tool's
+ * finalizer: the report and the cache are written from here too, once. */
+static void at_exit(void)
+{
+    rt_runtime_fini();
+}
 
 /* OMP_PLACEMENT_DISPLAY_ENV=verbose: what the runtime made of the settings. */
 static void display_verbose(FILE *out)
@@ -59,11 +67,12 @@ void rt_runtime_init(void)
     rt_verbose(1, "topology: %s, %d nodes, %d cpus, NUMA factor %.2f; pins %s", rt_mach->topo.origin,
                rt_mach->topo.nnodes, rt_mach->topo.ncpus, rt_mach->pl.numa_factor, rt_affinity_mode());
     initialized = 1;
+    atexit(at_exit);
 }
 
 void rt_runtime_fini(void)
 {
-    if (!initialized)
+    if (!initialized || __atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
         return;
     /* The verbose log accounts for every region the program ran without a decision. */
     for (int i = 0; rt_log_verbosity >= 1 && i < rt_region_count(); i++) {

@@ -11,12 +11,16 @@
 
 /* Open addressing over (codeptr, team size, parent). A program has tens of
  * regions, rarely hundreds; a full table leaves new regions unmeasured. */
-#define TABLE_SIZE 4096
+#define TABLE_SIZE 8192
 #define TABLE_MASK (TABLE_SIZE - 1)
+/* At most half full: a lookup that misses (a region never seen, or one
+ * beyond the last) stops at an empty slot after a few probes. */
+#define MAX_REGIONS (TABLE_SIZE / 2)
 
 static rt_region_t *table[TABLE_SIZE];       /* published with release stores */
-static rt_region_t *by_id[TABLE_SIZE];
+static rt_region_t *by_id[MAX_REGIONS];
 static int nregions;                         /* written under insert_lock */
+static int table_full;                       /* MAX_REGIONS reached */
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *const outcome_names[RT_OUTCOME_COUNT] = {
@@ -114,6 +118,9 @@ rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t
         if (same(r, codeptr, team_size, parent_id))
             return r;
     }
+    /* A full table: new regions go unmeasured, at the cost of the probe alone. */
+    if (__atomic_load_n(&table_full, __ATOMIC_ACQUIRE))
+        return NULL;
     /* First sight: insert under the lock, re-probing since another thread may have won. */
     pthread_mutex_lock(&insert_lock);
     rt_region_t *found = NULL;
@@ -121,11 +128,10 @@ rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t
     for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
         rt_region_t *r = table[s];
         if (!r) {
-            if (nregions >= TABLE_SIZE - 1) {
-                static int said;
-                if (!said++)
-                    rt_verbose(1, "region table full (%d regions): regions seen from now on are not measured",
-                               nregions);
+            if (nregions == MAX_REGIONS) {
+                rt_verbose(1, "region table full (%d regions): regions seen from now on are not measured",
+                           nregions);
+                __atomic_store_n(&table_full, 1, __ATOMIC_RELEASE); /* said once: later misses return early */
             } else if ((found = create(codeptr, team_size, parent))) {
                 found->id = nregions;
                 by_id[nregions] = found;
