@@ -3,7 +3,7 @@
 // RUN: %clang-omp -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer %s -I%S/Inputs %memlib -o %t.app
 // RUN: env ASAN_OPTIONS=detect_leaks=1 %t.app | FileCheck %s
 // RUN: %clang-omp -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer %s -I%S/Inputs \
-// RUN:   -I%srcroot/runtime/core -I%srcroot/runtime/os -I%srcroot/runtime/memory -I%srcroot/openmp \
+// RUN:   -D_GNU_SOURCE -I%srcroot/runtime/core -I%srcroot/runtime/os -I%srcroot/runtime/memory -I%srcroot/openmp \
 // RUN:   %srcroot/openmp/om_api_memory.c %srcroot/runtime/memory/rt_mem.c %srcroot/runtime/memory/rt_mem_heap.c \
 // RUN:   %srcroot/runtime/memory/rt_mem_move.c %srcroot/runtime/memory/rt_mem_pager.c \
 // RUN:   %srcroot/runtime/memory/rt_mem_cost.c %srcroot/runtime/os/rt_fault.c -lnuma -o %t.wb
