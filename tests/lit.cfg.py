@@ -46,6 +46,7 @@ def compiler(path, extra=""):
 # own omp.h and stddef.h and gets LLVM's omp-tools.h only after them.
 config.substitutions.append(("%clang-omp", compiler(config.ompnuma_clang)))
 config.substitutions.append(("%gcc-path", config.ompnuma_gcc))
+config.substitutions.append(("%clang-path", config.ompnuma_clang))
 config.substitutions.append(("%gcc-omp", compiler(config.ompnuma_gcc, " -idirafter " + config.ompnuma_omp_include)))
 config.substitutions.append(("%gfortran-omp", "{} -fopenmp -O1 -g -I{}".format(config.ompnuma_gfortran, incdir)))
 config.substitutions.append(("%libompnuma", "-L{0} -lompnuma -Wl,-rpath,{0}".format(libdir)))
