@@ -99,9 +99,14 @@ void mpi_unlink_rows(void)
 {
     if (mpi_g.row && mpi_g.name[0])
         shm_unlink(mpi_g.name);
-    if (mpi_g.names)
-        for (int i = 0; i < mpi_g.local_size; i++)
-            shm_unlink(mpi_g.names[i]);
+    /* Every rank knows its host's ranks: the one that aborts removes them all
+     * (the others are about to be killed and would leave theirs behind). */
+    if (mpi_g.local_world)
+        for (int i = 0; i < mpi_g.local_size; i++) {
+            char name[128];
+            rt_mpishm_name(name, sizeof name, mpi_g.key, mpi_g.local_world[i]);
+            shm_unlink(name);
+        }
 }
 
 static void at_exit(void)
@@ -169,6 +174,7 @@ void mpi_setup(void)
     PMPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, mpi_g.local);
     if (lr == 0)
         rt_mpishm_sweep();
+    mpi_g.key = id.key;
     rt_mpishm_name(mpi_g.name, sizeof mpi_g.name, id.key, wr);
     int replaced = 0;
     int rc = rt_mpishm_create(mpi_g.name, wr, mpi_g.world_size, id.token, &mpi_g.row, &replaced);
