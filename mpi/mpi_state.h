@@ -13,6 +13,7 @@
 typedef struct mpi_state {
     atomic_int    active;      /* counting and applying (set-up done, not finalized) */
     atomic_int    init_called;
+    atomic_int    applying;    /* a thread of this rank is applying a remap */
     int           finalized;
     int           world_rank, world_size;
     int           local_rank, local_size, nhosts;
@@ -70,8 +71,12 @@ static inline mpi_kind_t mpi_enter(void)
     rt_mpi_row_t *r = mpi_g.row;
     if (outer && r
         && atomic_load_explicit(&r->epoch, memory_order_acquire)
-               != atomic_load_explicit(&r->applied_epoch, memory_order_relaxed))
+               != atomic_load_explicit(&r->applied_epoch, memory_order_relaxed)
+        && !atomic_exchange_explicit(&mpi_g.applying, 1, memory_order_acquire)) {
+        /* One thread applies; the others go on with their call. */
         rt_mpimap_apply(r);
+        atomic_store_explicit(&mpi_g.applying, 0, memory_order_release);
+    }
     return outer ? MPI_KIND_APP : MPI_KIND_INTERNAL;
 }
 

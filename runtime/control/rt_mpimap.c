@@ -1,5 +1,4 @@
 /* rt_mpimap.c: the MPI mapper thread (OnDeLoc-MPI): reads the ranks' rows, decides with OnDeLocMap+, publishes nodes, adapts the interval, writes the matrix and the timeline. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
