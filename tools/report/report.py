@@ -150,6 +150,66 @@ def render(r, out, show_tnt):
                     d["policy"], d["decision_us"], d["predicted_before"], d["predicted_after"]))
 
 
+# --------------------------------------------------------------- MPI reports
+# OMP_PLACEMENT_MPI=...,report=F writes {"mpi": {...}} (runtime/control/rt_mpimap.c).
+
+MPI_KEYS = ("settings", "host", "world_size", "topology", "nodes", "capacity", "dry_run", "local_ranks",
+            "decisions", "remaps", "final_interval_ms", "timeline", "ranks", "matrix_bytes", "matrix_msgs")
+SHADES = " .:-=+*#%@"
+
+
+def validate_mpi(m):
+    """Structural checks of an MPI report: keys, and sizes that must agree."""
+    errors = ["mpi/{}: missing".format(k) for k in MPI_KEYS if k not in m]
+    if errors:
+        return errors
+    n, w = len(m["local_ranks"]), m["world_size"]
+    for k in ("matrix_bytes", "matrix_msgs"):
+        if len(m[k]) != n or any(len(row) != w for row in m[k]):
+            errors.append("mpi/{}: not {} rows of {} columns".format(k, n, w))
+    for i, e in enumerate(m["timeline"]):
+        if len(e.get("nodes", [])) != n or any(not 0 <= d < m["nodes"] for d in e.get("nodes", [])):
+            errors.append("mpi/timeline/{}: nodes not {} entries in 0..{}".format(i, n, m["nodes"] - 1))
+    if len(m["ranks"]) != n:
+        errors.append("mpi/ranks: {} entries for {} local ranks".format(len(m["ranks"]), n))
+    return errors
+
+
+def heatmap(rows, cols, matrix, out):
+    """One character per cell, darker for more bytes (linear in the largest cell)."""
+    top = max((v for row in matrix for v in row), default=0)
+    out.write("      " + "".join(str(c % 10) for c in cols) + "\n")
+    for r, row in zip(rows, matrix):
+        cells = "".join(SHADES[min(len(SHADES) - 1, (v * (len(SHADES) - 1) + top - 1) // top)] if top else " "
+                        for v in row)
+        out.write("{:>5} {}\n".format(r, cells))
+    out.write("      (one column per world rank, '{}' = 0 .. '{}' = {} bytes)\n".format(SHADES[0], SHADES[-1], top))
+
+
+def render_mpi(m, out):
+    out.write("mpi       ondeloc ({})\n".format(m["settings"]))
+    out.write("host      {}: {} of the job's {} ranks (the job spans {} host(s))\n".format(
+        m["host"], len(m["local_ranks"]), m["world_size"], m.get("hosts", 1)))
+    out.write("topology  {}: {} nodes, cores {}{}\n".format(
+        m["topology"], m["nodes"], ",".join(str(c) for c in m["capacity"]), ", dry run" if m["dry_run"] else ""))
+    out.write("mapping   {} decisions, {} remaps, final interval {:g} ms\n\n".format(
+        m["decisions"], m["remaps"], m["final_interval_ms"]))
+    out.write("{:>10} {:>11} {:>9} {:>12} {:>6}  {}\n".format("t_ms", "interval_ms", "next_ms", "bytes", "moved",
+                                                          "node per local rank"))
+    for e in m["timeline"]:
+        out.write("{:>10.1f} {:>11g} {:>9g} {:>12} {:>6}  {}\n".format(
+            e["t_ms"], e["interval_ms"], e["next_interval_ms"], e["bytes"], e["moved"],
+            " ".join(str(d) for d in e["nodes"])))
+    out.write("\n{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10}\n".format(
+        "rank", "pid", "node", "applied", "threads", "bytes", "msgs", "mpi_bytes", "own_bytes"))
+    for r in m["ranks"]:
+        out.write("{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10}\n".format(
+            r["rank"], r["pid"], r["node"], r["applied_node"], r["threads"], r["bytes"], r["msgs"],
+            r["mpi_internal_bytes"], r["ompnuma_bytes"]))
+    out.write("\nbytes sent (rows: this host's ranks):\n")
+    heatmap(m["local_ranks"], range(m["world_size"]), m["matrix_bytes"], out)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(
         prog="ompnuma report", description=__doc__.split(": ", 1)[1],
@@ -169,6 +229,17 @@ def main(argv):
         report = load(args.report)
     except BadFile as e:
         return bad(e)
+    if isinstance(report, dict) and "mpi" in report:
+        errors = validate_mpi(report["mpi"]) if isinstance(report["mpi"], dict) else ["mpi: not an object"]
+        for e in errors:
+            print("ompnuma report: invalid: {}".format(e), file=sys.stderr)
+        if errors:
+            return 1 if args.validate else 2
+        if args.validate:
+            print("valid ompnuma MPI report")
+        else:
+            render_mpi(report["mpi"], sys.stdout)
+        return 0
     try:
         errors = validate(report)
     except RecursionError:

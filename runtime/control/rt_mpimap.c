@@ -1,0 +1,753 @@
+/* rt_mpimap.c: the MPI mapper thread (OnDeLoc-MPI): reads the ranks' rows, decides with OnDeLocMap+, publishes nodes, adapts the interval, writes the matrix and the timeline. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "process/pl_process.h"
+#include "rt_log.h"
+#include "rt_mpimap.h"
+
+/* ---------------------------------------------------------------- settings */
+
+static const char VAR[] = "OMP_PLACEMENT_MPI";
+
+static void defaults(rt_mpimap_settings_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->interval_ms = RT_MPIMAP_DEFAULT_INTERVAL_MS;
+    s->v = RT_MPIMAP_DEFAULT_V;
+    s->min_interval_ms = RT_MPIMAP_DEFAULT_INTERVAL_MS;
+    s->max_interval_ms = RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS;
+}
+
+/* A finite number in [lo, hi]; 0 on success. */
+static int number(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end || errno || !isfinite(d) || d < lo || d > hi)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int warn)
+{
+    defaults(s);
+    if (!value || !*value)
+        return 0;
+    int bad = 0;
+    int min_given = 0;
+    char buf[4096];
+    if (strlen(value) >= sizeof buf) {
+        if (warn)
+            rt_warn("%s: value of %zu characters is too long; using off", VAR, strlen(value));
+        return 1;
+    }
+    strcpy(buf, value);
+    char *save = NULL;
+    for (char *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+        while (*it == ' ')
+            it++;
+        char *eq = strchr(it, '=');
+        if (!eq) {
+            if (!strcmp(it, "off"))
+                s->enabled = 0;
+            else if (!strcmp(it, "ondeloc"))
+                s->enabled = 1;
+            else if (!strcmp(it, "dry_run"))
+                s->dry_run = 1;
+            else if (!strcmp(it, "verbose"))
+                s->verbose = 1;
+            else {
+                bad++;
+                if (warn)
+                    rt_warn("%s: \"%s\" is not off, ondeloc, dry_run, verbose or key=value; ignored",
+                            VAR, it);
+            }
+            continue;
+        }
+        *eq = 0;
+        const char *k = it, *v = eq + 1;
+        double d;
+        if (!strcmp(k, "interval")) {
+            if (number(v, 1, 3600000, &d)) {
+                bad++;
+                if (warn)
+                    rt_warn("%s: interval=%s is not a number of milliseconds in 1..3600000; using %g",
+                            VAR, v, s->interval_ms);
+            } else
+                s->interval_ms = d;
+        } else if (!strcmp(k, "min_interval")) {
+            if (number(v, 1, 3600000, &d)) {
+                bad++;
+                if (warn)
+                    rt_warn("%s: min_interval=%s is not a number of milliseconds in 1..3600000; using %g",
+                            VAR, v, s->min_interval_ms);
+            } else {
+                s->min_interval_ms = d;
+                min_given = 1;
+            }
+        } else if (!strcmp(k, "max_interval")) {
+            if (number(v, 1, 3600000, &d)) {
+                bad++;
+                if (warn)
+                    rt_warn("%s: max_interval=%s is not a number of milliseconds in 1..3600000; using %g",
+                            VAR, v, s->max_interval_ms);
+            } else
+                s->max_interval_ms = d;
+        } else if (!strcmp(k, "v")) {
+            if (number(v, 1.0, 1000, &d) || d <= 1.0) {
+                bad++;
+                if (warn)
+                    rt_warn("%s: v=%s is not a number above 1 (at most 1000); using %g", VAR, v, s->v);
+            } else
+                s->v = d;
+        } else if (!strcmp(k, "report") || !strcmp(k, "matrix") || !strcmp(k, "bindings")
+                   || !strcmp(k, "topology")) {
+            char *dst = !strcmp(k, "report") ? s->report
+                      : !strcmp(k, "matrix") ? s->matrix
+                      : !strcmp(k, "bindings") ? s->bindings : s->topology;
+            if (!*v) {
+                bad++;
+                if (warn)
+                    rt_warn("%s: %s= is empty; using none", VAR, k);
+            } else
+                snprintf(dst, PATH_MAX, "%s", v);
+        } else {
+            bad++;
+            if (warn)
+                rt_warn("%s: unknown key \"%s\" (in \"%s=%s\"); ignored", VAR, k, k, v);
+        }
+    }
+    /* The interval starts at or above the floor; without an explicit floor
+     * the first interval is the floor (the paper: never below 500 ms). */
+    if (!min_given)
+        s->min_interval_ms = s->interval_ms < RT_MPIMAP_DEFAULT_INTERVAL_MS ? s->interval_ms
+                                                                          : RT_MPIMAP_DEFAULT_INTERVAL_MS;
+    if (s->max_interval_ms < s->min_interval_ms) {
+        bad++;
+        if (warn)
+            rt_warn("%s: max_interval=%g is below min_interval=%g; using max_interval=%g", VAR,
+                    s->max_interval_ms, s->min_interval_ms, s->min_interval_ms);
+        s->max_interval_ms = s->min_interval_ms;
+    }
+    if (s->interval_ms < s->min_interval_ms || s->interval_ms > s->max_interval_ms) {
+        double in = s->interval_ms < s->min_interval_ms ? s->min_interval_ms : s->max_interval_ms;
+        bad++;
+        if (warn)
+            rt_warn("%s: interval=%g is outside min_interval..max_interval (%g..%g); using %g", VAR,
+                    s->interval_ms, s->min_interval_ms, s->max_interval_ms, in);
+        s->interval_ms = in;
+    }
+    return bad;
+}
+
+void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g",
+             s->enabled ? "ondeloc" : "off", s->dry_run ? ",dry_run" : "",
+             s->verbose ? ",verbose" : "", s->interval_ms, s->v, s->min_interval_ms,
+             s->max_interval_ms);
+}
+
+/* ---------------------------------------------------------- the rank's side */
+
+/* getdents64 on /proc/self/task with a buffer on the stack: no allocation,
+ * so a rank can apply its node from inside any MPI call. */
+struct linux_dirent64 {
+    unsigned long long d_ino;
+    long long          d_off;
+    unsigned short     d_reclen;
+    unsigned char      d_type;
+    char               d_name[];
+};
+
+int rt_mpimap_move_threads(const cpu_set_t *set, size_t setsize, int dry_run, int *failed)
+{
+    int n = 0, bad = 0;
+    int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        /* No procfs: the calling thread at least. */
+        n = 1;
+        if (!dry_run && sched_setaffinity(0, setsize, set))
+            bad = 1;
+        if (failed)
+            *failed = bad;
+        return n;
+    }
+    char buf[4096] __attribute__((aligned(8)));
+    for (;;) {
+        long got = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (got <= 0)
+            break;
+        for (long off = 0; off < got;) {
+            struct linux_dirent64 *e = (struct linux_dirent64 *)(buf + off);
+            off += e->d_reclen;
+            if (e->d_name[0] < '0' || e->d_name[0] > '9')
+                continue;
+            pid_t tid = (pid_t)strtol(e->d_name, NULL, 10);
+            n++;
+            /* A thread that exited since the listing answers ESRCH: not a refusal. */
+            if (!dry_run && sched_setaffinity(tid, setsize, set) && errno != ESRCH)
+                bad++;
+        }
+    }
+    close(fd);
+    if (failed)
+        *failed = bad;
+    return n;
+}
+
+/* Move the pages of this process from every other node to os_node.
+ * Returns the pages left behind (>= 0) or -errno. */
+static long migrate_memory(int os_node)
+{
+    if (os_node < 0 || os_node >= 64 * RT_MPISHM_MASK_WORDS)
+        return -EINVAL;
+    unsigned long from[RT_MPISHM_MASK_WORDS], to[RT_MPISHM_MASK_WORDS];
+    memset(to, 0, sizeof to);
+    memset(from, 0xff, sizeof from);
+    to[os_node / 64] |= 1UL << (os_node % 64);
+    from[os_node / 64] &= ~(1UL << (os_node % 64));
+    long r = syscall(SYS_migrate_pages, 0, (unsigned long)(64 * RT_MPISHM_MASK_WORDS), from, to);
+    return r < 0 ? -errno : r;
+}
+
+int rt_mpimap_apply(rt_mpi_row_t *row)
+{
+    uint32_t e1 = atomic_load_explicit(&row->epoch, memory_order_acquire);
+    if (e1 == 0 || (e1 & 1) || e1 == atomic_load_explicit(&row->applied_epoch, memory_order_relaxed))
+        return 0;
+    int node = atomic_load_explicit(&row->node, memory_order_relaxed);
+    int os_node = atomic_load_explicit(&row->os_node, memory_order_relaxed);
+    int dry = atomic_load_explicit(&row->dry_run, memory_order_relaxed);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int any = 0;
+    for (int w = 0; w < RT_MPISHM_MASK_WORDS; w++) {
+        uint64_t bits = atomic_load_explicit(&row->cpumask[w], memory_order_relaxed);
+        for (int b = 0; b < 64; b++)
+            if (bits >> b & 1) {
+                if (w * 64 + b < CPU_SETSIZE)
+                    CPU_SET(w * 64 + b, &set);
+                any = 1;
+            }
+    }
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&row->epoch, memory_order_relaxed) != e1)
+        return 0; /* the mapper is publishing again: take the next one */
+    int failed = 0, threads;
+    long pages = 0;
+    if (!any) {
+        threads = 0;
+    } else {
+        threads = rt_mpimap_move_threads(&set, sizeof set, dry, &failed);
+        if (!dry && os_node >= 0)
+            pages = migrate_memory(os_node);
+    }
+    atomic_store_explicit(&row->applied_node, node, memory_order_relaxed);
+    atomic_store_explicit(&row->applied_threads, threads, memory_order_relaxed);
+    atomic_store_explicit(&row->applied_failed, failed, memory_order_relaxed);
+    atomic_store_explicit(&row->applied_pages, pages, memory_order_relaxed);
+    atomic_fetch_add_explicit(&row->applied_count, 1, memory_order_relaxed);
+    atomic_store_explicit(&row->applied_epoch, e1, memory_order_release);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ mapper */
+
+typedef struct remap {
+    double   t_ms;        /* since the mapper started */
+    double   interval_ms; /* the interval that ended here */
+    double   next_ms;     /* the interval chosen after it */
+    uint64_t bytes;       /* traffic between this host's ranks in the interval */
+    int      moved;       /* ranks whose node changed */
+    int      first;       /* offset of this decision's nodes in the node pool */
+} remap_t;
+
+struct rt_mpimap {
+    rt_mpimap_config_t cfg;
+    pl_topo_t      pt;
+    int            n;             /* local ranks */
+    uint64_t      *last;          /* [n * n] cumulative bytes at the last reading */
+    uint64_t      *delta;         /* [n * n] the interval's bytes */
+    int           *prev, *node, *core;
+    pl_ondeloc_rule_t *why;
+    void          *work;
+    size_t         work_bytes;
+    int            have_prev;
+    int            decisions, changes, errors;
+    double         interval_ms;
+    remap_t       *tl;            /* every decision that changed the mapping */
+    int            ntl, captl;
+    int           *pool;          /* nodes of those decisions */
+    size_t         npool, cappool;
+    int            dropped;       /* remaps not kept (memory) */
+    uint64_t       idle_intervals;
+    int            bindings_fd;   /* -1 none */
+    int            dry_run;
+    struct timespec t0;
+    pthread_t      thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int            stop;
+    int            started;
+};
+
+static double since_ms(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* "[././.][B/B/B]": one bracket per node, B for the cores of node `node`. */
+static void core_map(const rt_topo_t *t, int node, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (int d = 0; d < t->nnodes && o + 8 < len; d++) {
+        buf[o++] = '[';
+        for (int c = 0; c < t->capacity[d] && o + 4 < len; c++) {
+            if (c)
+                buf[o++] = '/';
+            buf[o++] = d == node ? 'B' : '.';
+        }
+        buf[o++] = ']';
+    }
+    buf[o] = 0;
+}
+
+static void binding_line(rt_mpimap_t *m, int i, int was)
+{
+    char cores[512], line[1024];
+    core_map(m->cfg.topo, m->node[i], cores, sizeof cores);
+    char wasbuf[32] = "";
+    if (was >= 0)
+        snprintf(wasbuf, sizeof wasbuf, ", was node %d", was);
+    int k = snprintf(line, sizeof line, "[%s:%d] MCW rank %d bound to NUMA node %d: %s (remap %d%s%s)\n",
+                     m->cfg.host, (int)m->cfg.rows[i]->creator_pid, m->cfg.local_world[i], m->node[i],
+                     cores, m->changes, wasbuf, m->dry_run ? ", dry run" : "");
+    if (k < 0)
+        return;
+    size_t len = (size_t)k < sizeof line ? (size_t)k : sizeof line - 1;
+    if (m->bindings_fd >= 0) {
+        ssize_t w = write(m->bindings_fd, line, len);
+        (void)w;
+    }
+    if (m->cfg.settings->verbose && m->bindings_fd != STDERR_FILENO) {
+        ssize_t w = write(STDERR_FILENO, line, len);
+        (void)w;
+    }
+}
+
+/* Publish node[i] to rank i's row (a seqlock write: odd epoch while writing). */
+static void publish(rt_mpimap_t *m, int i)
+{
+    rt_mpi_row_t *r = m->cfg.rows[i];
+    const rt_topo_t *t = m->cfg.topo;
+    int d = m->node[i];
+    uint64_t mask[RT_MPISHM_MASK_WORDS] = { 0 };
+    for (int c = 0; c < t->capacity[d]; c++) {
+        int cpu = t->cpus[d][c];
+        if (cpu >= 0 && cpu < 64 * RT_MPISHM_MASK_WORDS)
+            mask[cpu / 64] |= 1ULL << (cpu % 64);
+    }
+    atomic_fetch_add_explicit(&r->epoch, 1, memory_order_acq_rel); /* odd: writing */
+    atomic_store_explicit(&r->node, d, memory_order_relaxed);
+    atomic_store_explicit(&r->os_node, !m->dry_run && t->nnodes > 1 ? t->os_index[d] : -1,
+                          memory_order_relaxed);
+    atomic_store_explicit(&r->dry_run, m->dry_run, memory_order_relaxed);
+    for (int w = 0; w < RT_MPISHM_MASK_WORDS; w++)
+        atomic_store_explicit(&r->cpumask[w], mask[w], memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->epoch, 1, memory_order_release); /* even: ready */
+}
+
+static void remember(rt_mpimap_t *m, const remap_t *e)
+{
+    if (m->ntl == m->captl || m->npool + (size_t)m->n > m->cappool) {
+        int cap = m->captl ? 2 * m->captl : 16;
+        size_t cp = (size_t)cap * (size_t)m->n;
+        remap_t *tl = cap <= 100000 ? realloc(m->tl, sizeof *tl * (size_t)cap) : NULL;
+        if (tl)
+            m->tl = tl;
+        int *pool = tl ? realloc(m->pool, sizeof *pool * cp) : NULL;
+        if (!tl || !pool) {
+            m->dropped++;
+            return;
+        }
+        m->pool = pool;
+        m->captl = cap;
+        m->cappool = cp;
+    }
+    m->tl[m->ntl] = *e;
+    m->tl[m->ntl].first = (int)m->npool;
+    memcpy(m->pool + m->npool, m->node, sizeof(int) * (size_t)m->n);
+    m->npool += (size_t)m->n;
+    m->ntl++;
+}
+
+/* One interval: read the rows, decide, publish, adapt the interval. */
+static void step(rt_mpimap_t *m)
+{
+    int n = m->n;
+    uint64_t vol = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            uint64_t cur = atomic_load_explicit(&m->cfg.rows[i]->cell[m->cfg.local_world[j]].bytes,
+                                                memory_order_relaxed);
+            size_t k = (size_t)i * n + j;
+            m->delta[k] = i == j ? 0 : cur - m->last[k];
+            m->last[k] = cur;
+            vol += m->delta[k];
+        }
+    double used = m->interval_ms;
+    if (vol == 0) {
+        /* Nothing to learn from: keep the mapping and the interval. */
+        m->idle_intervals++;
+        return;
+    }
+    pl_comm_matrix_t cm = { n, m->delta };
+    pl_mapping_t out = { n, m->node, m->core };
+    int moved = pl_ondeloc_map(&m->pt, &cm, m->have_prev ? m->prev : NULL, &out, m->why, m->work,
+                               m->work_bytes);
+    if (moved < 0) {
+        if (!m->errors++)
+            rt_warn("OMP_PLACEMENT_MPI: the mapper cannot decide on this topology (%s); keeping "
+                    "the current mapping", strerror(-moved));
+        return;
+    }
+    m->decisions++;
+    double next = used;
+    pl_ondeloc_interval_t rule = { m->cfg.settings->v, m->cfg.settings->min_interval_ms,
+                                   m->cfg.settings->max_interval_ms };
+    pl_ondeloc_next_interval(&rule, used, moved > 0, &next);
+    if (moved > 0) {
+        m->changes++;
+        for (int i = 0; i < n; i++)
+            if (!m->have_prev || m->prev[i] != m->node[i])
+                publish(m, i);
+        if (m->cfg.settings->verbose) {
+            char nodes[512];
+            size_t o = 0;
+            for (int i = 0; i < n && o + 12 < sizeof nodes; i++)
+                o += (size_t)snprintf(nodes + o, sizeof nodes - o, "%s%d", i ? " " : "", m->node[i]);
+            rt_verbose(1, "mpi: remap %d on %s after %.0f ms: nodes %s (%d moved, %llu bytes, "
+                          "next interval %g ms)%s", m->changes, m->cfg.host, used, nodes, moved,
+                       (unsigned long long)vol, next, m->dry_run ? " dry run" : "");
+        }
+        for (int i = 0; i < n; i++)
+            if (!m->have_prev || m->prev[i] != m->node[i])
+                if (m->bindings_fd >= 0 || m->cfg.settings->verbose)
+                    binding_line(m, i, m->have_prev ? m->prev[i] : -1);
+        remap_t e = { since_ms(&m->t0), used, next, vol, moved, 0 };
+        remember(m, &e);
+    }
+    memcpy(m->prev, m->node, sizeof(int) * (size_t)n);
+    m->have_prev = 1;
+    m->interval_ms = next;
+}
+
+static void *mapper_main(void *arg)
+{
+    rt_mpimap_t *m = arg;
+    /* Signals belong to the application's threads. */
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    pthread_mutex_lock(&m->lock);
+    while (!m->stop) {
+        struct timespec dl;
+        clock_gettime(CLOCK_MONOTONIC, &dl);
+        double ms = m->interval_ms;
+        dl.tv_sec += (time_t)(ms / 1e3);
+        dl.tv_nsec += (long)(fmod(ms, 1e3) * 1e6);
+        if (dl.tv_nsec >= 1000000000L) {
+            dl.tv_sec++;
+            dl.tv_nsec -= 1000000000L;
+        }
+        int rc = 0;
+        while (!m->stop && rc != ETIMEDOUT)
+            rc = pthread_cond_timedwait(&m->cond, &m->lock, &dl);
+        if (m->stop)
+            break;
+        pthread_mutex_unlock(&m->lock);
+        step(m);
+        pthread_mutex_lock(&m->lock);
+    }
+    pthread_mutex_unlock(&m->lock);
+    return NULL;
+}
+
+int rt_mpimap_decisions(const rt_mpimap_t *m)
+{
+    return m ? m->decisions : 0;
+}
+
+static void free_map(rt_mpimap_t *m)
+{
+    free(m->last);
+    free(m->delta);
+    free(m->prev);
+    free(m->node);
+    free(m->core);
+    free(m->why);
+    free(m->work);
+    free(m->tl);
+    free(m->pool);
+    if (m->bindings_fd > STDERR_FILENO)
+        close(m->bindings_fd);
+    free(m);
+}
+
+/* path with "%h" replaced by the host; with several hosts and no "%h", the
+ * host goes before the extension so that hosts do not overwrite each other. */
+static void host_path(const rt_mpimap_t *m, const char *path, char *out, size_t len)
+{
+    const char *h = strstr(path, "%h");
+    if (h) {
+        snprintf(out, len, "%.*s%s%s", (int)(h - path), path, m->cfg.host, h + 2);
+        return;
+    }
+    if (m->cfg.nhosts <= 1) {
+        snprintf(out, len, "%s", path);
+        return;
+    }
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (dot && (!slash || dot > slash))
+        snprintf(out, len, "%.*s.%s%s", (int)(dot - path), path, m->cfg.host, dot);
+    else
+        snprintf(out, len, "%s.%s", path, m->cfg.host);
+}
+
+int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
+{
+    if (!out || !cfg || !cfg->settings || !cfg->topo || cfg->nlocal < 1 || !cfg->rows
+        || !cfg->local_world || !cfg->host)
+        return -EINVAL;
+    rt_mpimap_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return -ENOMEM;
+    m->cfg = *cfg;
+    m->n = cfg->nlocal;
+    m->bindings_fd = -1;
+    m->pt = (pl_topo_t){ cfg->topo->nnodes, cfg->topo->capacity, cfg->topo->distance,
+                         cfg->topo->numa_factor };
+    m->dry_run = cfg->settings->dry_run || !cfg->topo->this_system;
+    size_t nn = (size_t)m->n * m->n;
+    m->last = calloc(nn, sizeof *m->last);
+    m->delta = calloc(nn, sizeof *m->delta);
+    m->prev = calloc((size_t)m->n, sizeof(int));
+    m->node = calloc((size_t)m->n, sizeof(int));
+    m->core = calloc((size_t)m->n, sizeof(int));
+    m->why = calloc((size_t)m->n, sizeof *m->why);
+    m->work_bytes = pl_ondeloc_workspace_bytes(m->n, cfg->topo->nnodes);
+    m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
+    if (!m->last || !m->delta || !m->prev || !m->node || !m->core || !m->why || !m->work) {
+        free_map(m);
+        return -ENOMEM;
+    }
+    m->interval_ms = cfg->settings->interval_ms;
+    if (cfg->settings->bindings[0]) {
+        if (!strcmp(cfg->settings->bindings, "stderr"))
+            m->bindings_fd = STDERR_FILENO;
+        else {
+            char p[PATH_MAX];
+            host_path(m, cfg->settings->bindings, p, sizeof p);
+            m->bindings_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+            if (m->bindings_fd < 0)
+                rt_warn("OMP_PLACEMENT_MPI: bindings=%s cannot be written (%s); using none", p,
+                        strerror(errno));
+        }
+    }
+    pthread_mutex_init(&m->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&m->cond, &ca);
+    pthread_condattr_destroy(&ca);
+    clock_gettime(CLOCK_MONOTONIC, &m->t0);
+    int rc = pthread_create(&m->thread, NULL, mapper_main, m);
+    if (rc) {
+        pthread_cond_destroy(&m->cond);
+        pthread_mutex_destroy(&m->lock);
+        free_map(m);
+        return -rc;
+    }
+    m->started = 1;
+    *out = m;
+    return 0;
+}
+
+static uint64_t cell(const rt_mpimap_t *m, int i, int w, int msgs)
+{
+    const rt_mpi_cell_t *c = &m->cfg.rows[i]->cell[w];
+    return msgs ? atomic_load(&c->msgs) : atomic_load(&c->bytes);
+}
+
+/* The row of world rank w on this host, or -1. */
+static int local_of(const rt_mpimap_t *m, int w)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->cfg.local_world[i] == w)
+            return i;
+    return -1;
+}
+
+/* The world matrix of bytes: this host's rows, zeros for the other hosts'
+ * ranks (their own host writes those), so the files of all hosts add up. */
+static void write_matrix(const rt_mpimap_t *m)
+{
+    char p[PATH_MAX];
+    host_path(m, m->cfg.settings->matrix, p, sizeof p);
+    FILE *f = fopen(p, "w");
+    if (!f) {
+        rt_warn("OMP_PLACEMENT_MPI: matrix=%s cannot be written (%s); using none", p, strerror(errno));
+        return;
+    }
+    size_t pl = strlen(p);
+    int mat = pl > 4 && !strcmp(p + pl - 4, ".mat");
+    int W = m->cfg.world_size;
+    if (!mat) {
+        fprintf(f, "# bytes sent by the row's rank to the column's rank (application traffic); host %s\n",
+                m->cfg.host);
+        fprintf(f, "rank");
+        for (int w = 0; w < W; w++)
+            fprintf(f, ",%d", w);
+        fprintf(f, "\n");
+    }
+    for (int r = 0; r < W; r++) {
+        int i = local_of(m, r);
+        if (!mat)
+            fprintf(f, "%d", r);
+        for (int w = 0; w < W; w++)
+            fprintf(f, mat ? (w ? " %llu" : "%llu") : ",%llu",
+                    (unsigned long long)(i >= 0 ? cell(m, i, w, 0) : 0));
+        fprintf(f, "\n");
+    }
+    if (fclose(f))
+        rt_warn("OMP_PLACEMENT_MPI: matrix=%s cannot be written (%s); using none", p, strerror(errno));
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void write_report(const rt_mpimap_t *m)
+{
+    char p[PATH_MAX], set[512];
+    host_path(m, m->cfg.settings->report, p, sizeof p);
+    FILE *f = fopen(p, "w");
+    if (!f) {
+        rt_warn("OMP_PLACEMENT_MPI: report=%s cannot be written (%s); using none", p, strerror(errno));
+        return;
+    }
+    const rt_topo_t *t = m->cfg.topo;
+    rt_mpimap_settings_format(m->cfg.settings, set, sizeof set);
+    fprintf(f, "{\n  \"mpi\": {\n    \"policy\": \"ondeloc\",\n    \"settings\": ");
+    json_str(f, set);
+    fprintf(f, ",\n    \"host\": ");
+    json_str(f, m->cfg.host);
+    fprintf(f, ",\n    \"hosts\": %d,\n    \"world_size\": %d,\n    \"topology\": ", m->cfg.nhosts,
+            m->cfg.world_size);
+    json_str(f, t->origin);
+    fprintf(f, ",\n    \"nodes\": %d,\n    \"capacity\": [", t->nnodes);
+    for (int d = 0; d < t->nnodes; d++)
+        fprintf(f, "%s%d", d ? ", " : "", t->capacity[d]);
+    fprintf(f, "],\n    \"dry_run\": %s,\n    \"local_ranks\": [", m->dry_run ? "true" : "false");
+    for (int i = 0; i < m->n; i++)
+        fprintf(f, "%s%d", i ? ", " : "", m->cfg.local_world[i]);
+    fprintf(f, "],\n    \"decisions\": %d,\n    \"remaps\": %d,\n    \"idle_intervals\": %llu,\n"
+               "    \"final_interval_ms\": %g,\n    \"dropped_remaps\": %d,\n    \"timeline\": [",
+            m->decisions, m->changes, (unsigned long long)m->idle_intervals, m->interval_ms, m->dropped);
+    for (int k = 0; k < m->ntl; k++) {
+        const remap_t *e = &m->tl[k];
+        fprintf(f, "%s\n      {\"t_ms\": %.3f, \"interval_ms\": %g, \"next_interval_ms\": %g, "
+                   "\"bytes\": %llu, \"moved\": %d, \"nodes\": [",
+                k ? "," : "", e->t_ms, e->interval_ms, e->next_ms, (unsigned long long)e->bytes, e->moved);
+        for (int i = 0; i < m->n; i++)
+            fprintf(f, "%s%d", i ? ", " : "", m->pool[e->first + i]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "%s],\n    \"ranks\": [", m->ntl ? "\n    " : "");
+    for (int i = 0; i < m->n; i++) {
+        rt_mpi_row_t *r = m->cfg.rows[i];
+        uint64_t bytes = 0, msgs = 0;
+        for (int w = 0; w < m->cfg.world_size; w++) {
+            bytes += cell(m, i, w, 0);
+            msgs += cell(m, i, w, 1);
+        }
+        fprintf(f, "%s\n      {\"rank\": %d, \"pid\": %d, \"node\": %d, \"applied_node\": %d, "
+                   "\"applied\": %llu, \"threads\": %d, \"threads_refused\": %d, \"pages_left\": %lld, "
+                   "\"bytes\": %llu, \"msgs\": %llu, \"mpi_internal_bytes\": %llu, "
+                   "\"mpi_internal_msgs\": %llu, \"ompnuma_bytes\": %llu, \"ompnuma_msgs\": %llu, "
+                   "\"untracked_persistent_starts\": %llu}",
+                i ? "," : "", m->cfg.local_world[i], (int)r->creator_pid, m->have_prev ? m->node[i] : -1,
+                (int)atomic_load(&r->applied_node), (unsigned long long)atomic_load(&r->applied_count),
+                (int)atomic_load(&r->applied_threads), (int)atomic_load(&r->applied_failed),
+                (long long)atomic_load(&r->applied_pages), (unsigned long long)bytes,
+                (unsigned long long)msgs, (unsigned long long)atomic_load(&r->internal_bytes),
+                (unsigned long long)atomic_load(&r->internal_msgs),
+                (unsigned long long)atomic_load(&r->own_bytes),
+                (unsigned long long)atomic_load(&r->own_msgs),
+                (unsigned long long)atomic_load(&r->untracked_starts));
+    }
+    fprintf(f, "\n    ],\n    \"matrix_bytes\": [");
+    for (int i = 0; i < m->n; i++) {
+        fprintf(f, "%s\n      [", i ? "," : "");
+        for (int w = 0; w < m->cfg.world_size; w++)
+            fprintf(f, "%s%llu", w ? ", " : "", (unsigned long long)cell(m, i, w, 0));
+        fprintf(f, "]");
+    }
+    fprintf(f, "\n    ],\n    \"matrix_msgs\": [");
+    for (int i = 0; i < m->n; i++) {
+        fprintf(f, "%s\n      [", i ? "," : "");
+        for (int w = 0; w < m->cfg.world_size; w++)
+            fprintf(f, "%s%llu", w ? ", " : "", (unsigned long long)cell(m, i, w, 1));
+        fprintf(f, "]");
+    }
+    fprintf(f, "\n    ]\n  }\n}\n");
+    if (fclose(f))
+        rt_warn("OMP_PLACEMENT_MPI: report=%s cannot be written (%s); using none", p, strerror(errno));
+}
+
+void rt_mpimap_stop(rt_mpimap_t *m)
+{
+    if (!m)
+        return;
+    if (m->started) {
+        pthread_mutex_lock(&m->lock);
+        m->stop = 1;
+        pthread_cond_signal(&m->cond);
+        pthread_mutex_unlock(&m->lock);
+        pthread_join(m->thread, NULL);
+        pthread_cond_destroy(&m->cond);
+        pthread_mutex_destroy(&m->lock);
+    }
+    if (m->cfg.settings->matrix[0])
+        write_matrix(m);
+    if (m->cfg.settings->report[0])
+        write_report(m);
+    free_map(m);
+}

@@ -1,0 +1,90 @@
+/* rt_mpimap.h: the MPI process mapper (OnDeLoc-MPI): OMP_PLACEMENT_MPI, the mapper thread of a host's local rank 0, and how a rank applies its node. */
+#ifndef OMPNUMA_RT_MPIMAP_H
+#define OMPNUMA_RT_MPIMAP_H
+
+#include <limits.h>
+#include <sched.h>
+#include <stddef.h>
+#include "rt_mpishm.h"
+#include "rt_topology.h"
+
+/*
+ * OMP_PLACEMENT_MPI grammar:
+ *   <mpi>  ::= <item> { "," <item> }
+ *   <item> ::= "off" | "ondeloc" | "dry_run" | "verbose" | <key> "=" <value>
+ *   <key>  ::= interval | v | min_interval | max_interval      (milliseconds, v a ratio)
+ *            | report | matrix | bindings | topology          (paths; bindings also "stderr")
+ * Unset or empty: off. Every bad item gives one warning line naming the
+ * variable, the value and what is used instead.
+ */
+typedef struct rt_mpimap_settings {
+    int    enabled;           /* ondeloc */
+    int    dry_run;           /* decide and record, move nothing */
+    int    verbose;           /* decisions and bindings on stderr */
+    double interval_ms;       /* first mapping interval */
+    double v;                 /* interval slope, > 1 */
+    double min_interval_ms;
+    double max_interval_ms;
+    char   report[PATH_MAX];  /* JSON timeline ("" none); "%h" is replaced by the host name */
+    char   matrix[PATH_MAX];  /* communication matrix: ".mat" space-separated, else CSV */
+    char   bindings[PATH_MAX];/* --report-bindings-like lines: "stderr" or a file */
+    char   topology[PATH_MAX];/* hwloc synthetic description or XML file; "" = this machine */
+} rt_mpimap_settings_t;
+
+#define RT_MPIMAP_DEFAULT_INTERVAL_MS 500.0   /* the paper's lower bound */
+#define RT_MPIMAP_DEFAULT_V 2.0               /* the paper's v */
+#define RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS 8000.0
+
+/* Defaults, then value (NULL or "" = off). warn: print the warnings (one
+ * rank of the job does, so the job prints each at most once). Returns the
+ * number of bad items. */
+int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int warn);
+
+/* "ondeloc,interval=500,v=2,..." */
+void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t len);
+
+/* What the mapper of one host works on. Every array stays the caller's and
+ * must live until rt_mpimap_stop returns. */
+typedef struct rt_mpimap_config {
+    const rt_mpimap_settings_t *settings;
+    const rt_topo_t *topo;
+    int           world_size;
+    int           nlocal;        /* ranks on this host */
+    const int    *local_world;   /* [nlocal] their world ranks, by local rank */
+    rt_mpi_row_t **rows;         /* [nlocal] their rows, mapped */
+    const char   *host;
+    int           nhosts;        /* hosts in the job (file names get the host when > 1) */
+} rt_mpimap_config_t;
+
+typedef struct rt_mpimap rt_mpimap_t;
+
+/* Start the mapper thread. 0 or a negative errno (nothing started). */
+int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg);
+
+/* Stop the thread (prompt: it waits on a condition variable), read the rows
+ * a last time, write the matrix, bindings and report files that were asked
+ * for, free everything. Safe with NULL. */
+void rt_mpimap_stop(rt_mpimap_t *m);
+
+/* Decisions taken so far (tests and the report). */
+int rt_mpimap_decisions(const rt_mpimap_t *m);
+
+/*
+ * The rank's side, called from its next MPI call when the row's epoch is not
+ * the one it applied: moves every thread of the process (each tid in
+ * /proc/self/task) to the target node's CPUs and migrates its pages there,
+ * or, in dry run, counts the threads and records. Records what it did in the
+ * row. Returns 1 when it applied (or recorded) a new target, 0 when there was
+ * nothing consistent to apply yet.
+ */
+int rt_mpimap_apply(rt_mpi_row_t *row);
+
+/*
+ * The only code that moves threads: every tid of this process to set
+ * (dry_run: none, only counted). Kept alone so that it can be routed through
+ * the runtime's affinity owner. Returns the number of threads (moved or
+ * counted); *failed receives how many the kernel refused.
+ */
+int rt_mpimap_move_threads(const cpu_set_t *set, size_t setsize, int dry_run, int *failed);
+
+#endif
