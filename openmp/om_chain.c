@@ -10,7 +10,9 @@
 ompt_callback_t om_chain_user[OM_CHAIN_EVENTS];
 
 static unsigned char ours[OM_CHAIN_EVENTS];
+static int ours_status[OM_CHAIN_EVENTS]; /* what the runtime answered when ompnuma registered */
 static ompt_start_tool_result_t *user;
+static int user_active; /* the user tool's initialize accepted */
 static ompt_function_lookup_t real_lookup;
 static ompt_set_callback_t real_set;
 
@@ -76,9 +78,11 @@ ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *r
 
 void om_chain_register(ompt_set_callback_t set, ompt_callbacks_t event, ompt_callback_t cb)
 {
-    if ((unsigned)event < OM_CHAIN_EVENTS)
+    int status = set(event, cb);
+    if ((unsigned)event < OM_CHAIN_EVENTS) {
         ours[event] = 1;
-    set(event, cb);
+        ours_status[event] = status;
+    }
 }
 
 /* Events ompnuma does not use but whose arguments include a parallel_data:
@@ -129,8 +133,10 @@ static ompt_callback_t wrapper_for(ompt_callbacks_t event)
 static ompt_set_result_t chain_set_callback(ompt_callbacks_t event, ompt_callback_t cb)
 {
     if ((unsigned)event < OM_CHAIN_EVENTS && ours[event]) {
+        /* The runtime's answer for this event, as it gave it to ompnuma
+         * (clearing a callback is always accepted). */
         om_chain_user[event] = cb;
-        return ompt_set_always;
+        return cb ? (ompt_set_result_t)ours_status[event] : ompt_set_always;
     }
     ompt_callback_t wrapper = (unsigned)event < OM_CHAIN_EVENTS ? wrapper_for(event) : NULL;
     if (wrapper) {
@@ -138,6 +144,21 @@ static ompt_set_result_t chain_set_callback(ompt_callbacks_t event, ompt_callbac
         return real_set(event, cb ? wrapper : NULL);
     }
     return real_set(event, cb);
+}
+
+/* The user tool's ompt_get_callback: for the events ompnuma owns or wraps,
+ * the tool's own function (never ompnuma's), as the runtime would answer. */
+static ompt_get_callback_t real_get_callback;
+
+static int chain_get_callback(ompt_callbacks_t event, ompt_callback_t *cb)
+{
+    if ((unsigned)event < OM_CHAIN_EVENTS && (ours[event] || wrapper_for(event))) {
+        if (!om_chain_user[event])
+            return 0;
+        *cb = om_chain_user[event];
+        return 1;
+    }
+    return real_get_callback(event, cb);
 }
 
 static ompt_get_parallel_info_t real_parallel_info;
@@ -150,6 +171,19 @@ static int chain_parallel_info(int ancestor_level, ompt_data_t **parallel_data, 
     return rc;
 }
 
+static ompt_get_task_info_t real_task_info;
+
+static int chain_task_info(int ancestor_level, int *type, ompt_data_t **task_data, ompt_frame_t **task_frame,
+                           ompt_data_t **parallel_data, int *thread_num)
+{
+    int rc = real_task_info(ancestor_level, type, task_data, task_frame, parallel_data, thread_num);
+    if (rc && parallel_data && *parallel_data)
+        *parallel_data = om_user_data(*parallel_data);
+    return rc;
+}
+
+/* The runtime's lookup, with the inquiry functions that hand out callbacks
+ * or parallel_data answered from the tool's side of ompnuma's records. */
 static ompt_interface_fn_t chain_lookup(const char *name)
 {
     if (!strcmp(name, "ompt_set_callback"))
@@ -157,6 +191,14 @@ static ompt_interface_fn_t chain_lookup(const char *name)
     if (!strcmp(name, "ompt_get_parallel_info")) {
         real_parallel_info = (ompt_get_parallel_info_t)real_lookup(name);
         return real_parallel_info ? (ompt_interface_fn_t)chain_parallel_info : NULL;
+    }
+    if (!strcmp(name, "ompt_get_task_info")) {
+        real_task_info = (ompt_get_task_info_t)real_lookup(name);
+        return real_task_info ? (ompt_interface_fn_t)chain_task_info : NULL;
+    }
+    if (!strcmp(name, "ompt_get_callback")) {
+        real_get_callback = (ompt_get_callback_t)real_lookup(name);
+        return real_get_callback ? (ompt_interface_fn_t)chain_get_callback : NULL;
     }
     return real_lookup(name);
 }
@@ -170,7 +212,14 @@ void om_chain_initialize(ompt_function_lookup_t lookup, int initial_device_num, 
     if (!user->initialize(chain_lookup, initial_device_num, &user->tool_data)) {
         memset(om_chain_user, 0, sizeof om_chain_user);
         user = NULL;
+        return;
     }
+    user_active = 1;
+}
+
+int om_chain_active(void)
+{
+    return user_active;
 }
 
 void om_chain_finalize(void)

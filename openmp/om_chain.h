@@ -33,4 +33,8 @@ void om_chain_initialize(ompt_function_lookup_t lookup, int initial_device_num, 
 
 void om_chain_finalize(void);
 
+/* Whether a user tool is started and its initialize accepted: what the
+ * runtime's "a tool is active" would be without ompnuma. */
+int om_chain_active(void);
+
 #endif

@@ -32,9 +32,11 @@ static om_thread_t *thread_self(void)
     return t;
 }
 
+/* ompnuma keeps its thread record in its own thread-local pointer: the
+ * thread_data word belongs to a chained tool, clean as on stock. */
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
-    thread_data->ptr = thread_self();
+    thread_self();
     OM_CHAIN(ompt_callback_thread_begin, ompt_callback_thread_begin_t, type, thread_data);
 }
 
@@ -47,7 +49,6 @@ static void on_thread_end(ompt_data_t *thread_data)
         rt_thread_forget(&t->rt);
     rt_thread_set_current(NULL);
     free(t);
-    thread_data->ptr = NULL;
 }
 
 /*
@@ -177,6 +178,17 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     }
 }
 
+/* omp_control_tool(): the program talks to its own tool. Without ompnuma the
+ * runtime answers -2 when no tool is active and -1 when the tool registered
+ * no control callback; ompnuma's presence must not change that. */
+static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr_ra)
+{
+    ompt_callback_t cb = om_chain_user[ompt_callback_control_tool];
+    if (cb)
+        return ((ompt_callback_control_tool_t)cb)(command, modifier, arg, codeptr_ra);
+    return om_chain_active() ? -1 : -2;
+}
+
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
 {
     set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -190,6 +202,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     REGISTER(ompt_callback_parallel_end, on_parallel_end);
     REGISTER(ompt_callback_implicit_task, on_implicit_task);
     REGISTER(ompt_callback_sync_region, on_sync_region);
+    REGISTER(ompt_callback_control_tool, on_control_tool);
 #undef REGISTER
     om_chain_initialize(lookup, initial_device_num, set_callback);
     return 1;
