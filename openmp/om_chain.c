@@ -1,4 +1,4 @@
-/* om_chain.c: chain a user OMPT tool (OMP_TOOL_LIBRARIES) behind ompnuma's, since only one tool starts. */
+/* om_chain.c: chain the user OMPT tool stock libomp would start (lookup scope, OMP_TOOL_LIBRARIES) behind ompnuma's, since only one tool starts. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +16,51 @@ static int user_active; /* the user tool's initialize accepted */
 static ompt_function_lookup_t real_lookup;
 static ompt_set_callback_t real_set;
 
-typedef ompt_start_tool_result_t *(*start_fn)(unsigned int, const char *);
+/*
+ * Which tool a program gets is decided by the runtime alone: the first
+ * definition of ompt_start_tool in the lookup scope (stock libomp's own is
+ * weak and passes the call on to the next definition after it, RTLD_NEXT),
+ * then each library of OMP_TOOL_LIBRARIES, then libarcher.so. ompnuma is
+ * reached somewhere in that order and continues it from there, so the user
+ * tool it chains is the one stock libomp would have started.
+ */
 
-/* Whether path names the object this code is in. */
+/* Set while the lookup scope is searched: libompnuma's own ompt_start_tool
+ * then passes the call on, as the runtime's weak definition does. */
+static int searching;
+
+int om_chain_searching(void)
+{
+    return searching;
+}
+
+ompt_start_tool_result_t *om_chain_pass_on(unsigned int omp_version, const char *runtime_version, om_start_fn next)
+{
+    /* RTLD_NEXT only moves forward in one scope; the bound guards against
+     * scopes of libraries loaded with RTLD_LOCAL, which may differ. */
+    if (!next || searching > 16)
+        return NULL;
+    searching++;
+    ompt_start_tool_result_t *r = next(omp_version, runtime_version);
+    searching--;
+    return r;
+}
+
+/* Whether a start function belongs to ompnuma or to the LLVM runtime: such a
+ * definition is not a user tool (the runtime's passes the call on to the
+ * scope search, which was already made). */
+static int is_ours(void *fn)
+{
+    Dl_info f, me, rt;
+    if (!dladdr(fn, &f))
+        return 0;
+    if (dladdr((void *)om_chain_start, &me) && f.dli_fbase == me.dli_fbase)
+        return 1;
+    void *runtime_fn = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+    return runtime_fn && dladdr(runtime_fn, &rt) && f.dli_fbase == rt.dli_fbase;
+}
+
+/* Whether handle names the object this code is in. */
 static int is_self(void *handle)
 {
     Dl_info info;
@@ -30,7 +72,24 @@ static int is_self(void *handle)
     return me == handle;
 }
 
-ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *runtime_version)
+/* Start the tool in one library, as the runtime does for OMP_TOOL_LIBRARIES
+ * (the handle stays open when the tool starts). */
+static ompt_start_tool_result_t *from_library(const char *path, void *h, unsigned int v, const char *rv)
+{
+    om_start_fn start = (om_start_fn)dlsym(h, "ompt_start_tool");
+    if (!start || is_ours((void *)start)) {
+        dlclose(h);
+        return NULL;
+    }
+    ompt_start_tool_result_t *r = start(v, rv);
+    if (r)
+        rt_verbose(1, "chained the OMPT tool in %s", path);
+    else
+        dlclose(h);
+    return r;
+}
+
+static ompt_start_tool_result_t *from_list(unsigned int v, const char *rv, int after_self)
 {
     const char *list = getenv("OMP_TOOL_LIBRARIES");
     if (!list || !*list)
@@ -38,18 +97,21 @@ ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *r
     char *copy = strdup(list);
     if (!copy)
         return NULL;
-    /* Entries before ourselves were already tried by the runtime. */
+    /* Reached from the list, entries before ourselves were already tried by the runtime. */
     int self_seen = 0, self_listed = 0;
-    for (char *save, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
-        void *h = dlopen(p, RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            self_listed |= is_self(h);
-            dlclose(h);
+    if (after_self) {
+        for (char *save, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+            void *h = dlopen(p, RTLD_LAZY | RTLD_NOLOAD);
+            if (h) {
+                self_listed |= is_self(h);
+                dlclose(h);
+            }
         }
+        strcpy(copy, list);
     }
-    strcpy(copy, list);
-    for (char *save, *p = strtok_r(copy, ":", &save); p && !user; p = strtok_r(NULL, ":", &save)) {
-        void *h = dlopen(p, RTLD_LAZY | RTLD_LOCAL);
+    ompt_start_tool_result_t *r = NULL;
+    for (char *save, *p = strtok_r(copy, ":", &save); p && !r; p = strtok_r(NULL, ":", &save)) {
+        void *h = dlopen(p, RTLD_LAZY);
         if (!h) {
             rt_verbose(1, "OMP_TOOL_LIBRARIES: cannot load %s: %s", p, dlerror());
             continue;
@@ -63,17 +125,33 @@ ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *r
             dlclose(h);
             continue;
         }
-        start_fn start = (start_fn)dlsym(h, "ompt_start_tool");
-        ompt_start_tool_result_t *r = start ? start(omp_version, runtime_version) : NULL;
-        if (r) {
-            user = r;
-            rt_verbose(1, "OMP_TOOL_LIBRARIES: chained the tool in %s", p);
-        } else {
-            dlclose(h);
-        }
+        r = from_library(p, h, v, rv);
     }
     free(copy);
-    return user;
+    return r;
+}
+
+ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *runtime_version, om_start_fn next,
+                                         int flags)
+{
+    ompt_start_tool_result_t *r = NULL;
+    if (next) {
+        searching++;
+        r = next(omp_version, runtime_version);
+        searching--;
+        if (r)
+            rt_verbose(1, "chained the OMPT tool found next in the lookup scope");
+    }
+    if (!r && (flags & OM_CHAIN_LIST))
+        r = from_list(omp_version, runtime_version, flags & OM_CHAIN_AFTER_SELF);
+    if (!r && (flags & OM_CHAIN_LIST)) {
+        /* The runtime's last resort: ThreadSanitizer's OMPT tool, when installed. */
+        void *h = dlopen("libarcher.so", RTLD_LAZY);
+        if (h)
+            r = from_library("libarcher.so", h, omp_version, runtime_version);
+    }
+    user = r;
+    return r;
 }
 
 void om_chain_register(ompt_set_callback_t set, ompt_callbacks_t event, ompt_callback_t cb)

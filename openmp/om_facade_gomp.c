@@ -9,14 +9,19 @@
 
 #include <omp-tools.h>
 
+#include "om_tool.h"
 #include "rt_core.h"
 
-
-ompt_start_tool_result_t *ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version);
-
+/* As in om_facade_omp.c. */
 OMPNUMA_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
-    return ompnuma_facade_start_tool(omp_version, runtime_version);
+    return ompnuma_facade_start_tool(omp_version, runtime_version,
+                                     (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"));
+}
+
+__attribute__((constructor)) static void facade_loaded(void)
+{
+    ompnuma_facade_loaded((const void *)facade_loaded);
 }
 
 /*
