@@ -1,4 +1,4 @@
-/* om_chain.h: a user OMPT tool from OMP_TOOL_LIBRARIES, started and fed events inside ompnuma's tool. */
+/* om_chain.h: the user OMPT tool stock libomp would have started (lookup scope, OMP_TOOL_LIBRARIES, libarcher), started and fed events inside ompnuma's tool. */
 #ifndef OMPNUMA_OM_CHAIN_H
 #define OMPNUMA_OM_CHAIN_H
 
