@@ -50,6 +50,8 @@ static void *real_symbol(const char *name)
     return sym;
 }
 
+#define REAL(type, name) ((type)real_symbol(name))
+
 #define FORWARD(ret, name, params, args)                                        \
     OMPNUMA_EXPORT ret name params                                                      \
     {                                                                           \
@@ -59,9 +61,50 @@ static void *real_symbol(const char *name)
         return real args;                                                       \
     }
 
+/*
+ * Without libmemkind the LLVM runtime serves every predefined allocator but
+ * omp_default_mem_alloc from the default one, printing "OMP: Warning #190:
+ * Allocator ... is not available, will use default allocator." at each
+ * allocation; libgomp serves them from malloc, silently. The allocation
+ * entry points gcc programs call ask for the default allocator directly
+ * then: the same memory, without the line libgomp never printed.
+ */
+#define OMP_NULL_ALLOCATOR 0
+#define OMP_DEFAULT_MEM_ALLOC 1
+#define OMP_LAST_PREDEFINED_ALLOC 8 /* omp_thread_mem_alloc */
+
+static int predefined_served_by_default(void)
+{
+    static int answer = -1;
+    if (answer < 0) {
+        /* The runtime looks for libmemkind when it initializes, and keeps it loaded when it uses it. */
+        REAL(int (*)(void), "omp_get_max_threads")();
+        void *memkind = dlopen("libmemkind.so", RTLD_LAZY | RTLD_NOLOAD);
+        if (memkind)
+            dlclose(memkind);
+        answer = !memkind;
+    }
+    return answer;
+}
+
+static handle_t quiet(handle_t a)
+{
+    if (a == OMP_NULL_ALLOCATOR)
+        a = REAL(handle_t(*)(void), "omp_get_default_allocator")(); /* what the runtime would use */
+    return a > OMP_DEFAULT_MEM_ALLOC && a <= OMP_LAST_PREDEFINED_ALLOC && predefined_served_by_default()
+               ? OMP_DEFAULT_MEM_ALLOC
+               : a;
+}
+
+/* Freeing names the allocator the memory came from (null: the runtime reads it from the block). */
+static handle_t quiet_free(handle_t a)
+{
+    return a == OMP_NULL_ALLOCATOR ? a : quiet(a);
+}
+
 /* OMP_5.0.1 */
-FORWARD(void *, omp_alloc, (size_t size, handle_t a), (size, a))
-FORWARD(void, omp_free, (void *p, handle_t a), (p, a))
+FORWARD(void *, omp_alloc, (size_t size, handle_t a), (size, quiet(a)))
+FORWARD(void, omp_free, (void *p, handle_t a), (p, quiet_free(a)))
 FORWARD(handle_t, omp_init_allocator, (handle_t m, int n, const void *traits), (m, n, traits))
 FORWARD(void, omp_destroy_allocator, (handle_t a), (a))
 FORWARD(void, omp_set_default_allocator, (handle_t a), (a))
@@ -71,10 +114,10 @@ FORWARD(int, omp_get_supported_active_levels, (void), ())
 FORWARD(int, omp_get_supported_active_levels_, (void), ())
 FORWARD(void, omp_fulfill_event, (handle_t e), (e))
 /* OMP_5.0.2 */
-FORWARD(void *, omp_aligned_alloc, (size_t al, size_t size, handle_t a), (al, size, a))
-FORWARD(void *, omp_aligned_calloc, (size_t al, size_t n, size_t size, handle_t a), (al, n, size, a))
-FORWARD(void *, omp_calloc, (size_t n, size_t size, handle_t a), (n, size, a))
-FORWARD(void *, omp_realloc, (void *p, size_t size, handle_t a, handle_t f), (p, size, a, f))
+FORWARD(void *, omp_aligned_alloc, (size_t al, size_t size, handle_t a), (al, size, quiet(a)))
+FORWARD(void *, omp_aligned_calloc, (size_t al, size_t n, size_t size, handle_t a), (al, n, size, quiet(a)))
+FORWARD(void *, omp_calloc, (size_t n, size_t size, handle_t a), (n, size, quiet(a)))
+FORWARD(void *, omp_realloc, (void *p, size_t size, handle_t a, handle_t f), (p, size, quiet(a), quiet_free(f)))
 FORWARD(int, omp_get_device_num, (void), ())
 FORWARD(int, omp_get_device_num_, (void), ())
 /* OMP_5.1 */
@@ -87,8 +130,6 @@ FORWARD(void, omp_set_teams_thread_limit, (int n), (n))
 FORWARD(void, omp_set_teams_thread_limit_, (int *n), (n))
 FORWARD(int, omp_get_teams_thread_limit, (void), ())
 FORWARD(int, omp_get_teams_thread_limit_, (void), ())
-
-#define REAL(type, name) ((type)real_symbol(name))
 
 /*
  * gfortran's Fortran entry points (name_) take every argument by reference
