@@ -281,6 +281,9 @@ OMPNUMA_EXPORT void ompnuma_facade_loaded(const void *facade_addr)
         return;
     if (dladdr((void *)ompnuma_facade_loaded, &me) && f.dli_fbase == me.dli_fbase)
         return;
+    static int said; /* both facades may be loaded: one line */
+    if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        return;
     rt_settings_init();
     if (rt_conf->report == RT_REPORT_NONE && !rt_conf->verbose)
         return;
