@@ -1,4 +1,4 @@
-/* om_chain.c: chain a user OMPT tool (OMP_TOOL_LIBRARIES) behind ompnuma's, since only one tool starts. */
+/* om_chain.c: chain the user OMPT tool stock libomp would start (lookup scope, OMP_TOOL_LIBRARIES) behind ompnuma's, since only one tool starts. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +10,57 @@
 ompt_callback_t om_chain_user[OM_CHAIN_EVENTS];
 
 static unsigned char ours[OM_CHAIN_EVENTS];
+static int ours_status[OM_CHAIN_EVENTS]; /* what the runtime answered when ompnuma registered */
 static ompt_start_tool_result_t *user;
+static int user_active; /* the user tool's initialize accepted */
 static ompt_function_lookup_t real_lookup;
 static ompt_set_callback_t real_set;
 
-typedef ompt_start_tool_result_t *(*start_fn)(unsigned int, const char *);
+/*
+ * Which tool a program gets is decided by the runtime alone: the first
+ * definition of ompt_start_tool in the lookup scope (stock libomp's own is
+ * weak and passes the call on to the next definition after it, RTLD_NEXT),
+ * then each library of OMP_TOOL_LIBRARIES, then libarcher.so. ompnuma is
+ * reached somewhere in that order and continues it from there, so the user
+ * tool it chains is the one stock libomp would have started.
+ */
 
-/* Whether path names the object this code is in. */
+/* Set while the lookup scope is searched: libompnuma's own ompt_start_tool
+ * then passes the call on, as the runtime's weak definition does. */
+static int searching;
+
+int om_chain_searching(void)
+{
+    return searching;
+}
+
+ompt_start_tool_result_t *om_chain_pass_on(unsigned int omp_version, const char *runtime_version, om_start_fn next)
+{
+    /* RTLD_NEXT only moves forward in one scope; the bound guards against
+     * scopes of libraries loaded with RTLD_LOCAL, which may differ. */
+    if (!next || searching > 16)
+        return NULL;
+    searching++;
+    ompt_start_tool_result_t *r = next(omp_version, runtime_version);
+    searching--;
+    return r;
+}
+
+/* Whether a start function belongs to ompnuma or to the LLVM runtime: such a
+ * definition is not a user tool (the runtime's passes the call on to the
+ * scope search, which was already made). */
+static int is_ours(void *fn)
+{
+    Dl_info f, me, rt;
+    if (!dladdr(fn, &f))
+        return 0;
+    if (dladdr((void *)om_chain_start, &me) && f.dli_fbase == me.dli_fbase)
+        return 1;
+    void *runtime_fn = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+    return runtime_fn && dladdr(runtime_fn, &rt) && f.dli_fbase == rt.dli_fbase;
+}
+
+/* Whether handle names the object this code is in. */
 static int is_self(void *handle)
 {
     Dl_info info;
@@ -28,7 +72,24 @@ static int is_self(void *handle)
     return me == handle;
 }
 
-ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *runtime_version)
+/* Start the tool in one library, as the runtime does for OMP_TOOL_LIBRARIES
+ * (the handle stays open when the tool starts). */
+static ompt_start_tool_result_t *from_library(const char *path, void *h, unsigned int v, const char *rv)
+{
+    om_start_fn start = (om_start_fn)dlsym(h, "ompt_start_tool");
+    if (!start || is_ours((void *)start)) {
+        dlclose(h);
+        return NULL;
+    }
+    ompt_start_tool_result_t *r = start(v, rv);
+    if (r)
+        rt_verbose(1, "chained the OMPT tool in %s", path);
+    else
+        dlclose(h);
+    return r;
+}
+
+static ompt_start_tool_result_t *from_list(unsigned int v, const char *rv, int after_self)
 {
     const char *list = getenv("OMP_TOOL_LIBRARIES");
     if (!list || !*list)
@@ -36,18 +97,21 @@ ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *r
     char *copy = strdup(list);
     if (!copy)
         return NULL;
-    /* Entries before ourselves were already tried by the runtime. */
+    /* Reached from the list, entries before ourselves were already tried by the runtime. */
     int self_seen = 0, self_listed = 0;
-    for (char *save, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
-        void *h = dlopen(p, RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            self_listed |= is_self(h);
-            dlclose(h);
+    if (after_self) {
+        for (char *save, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+            void *h = dlopen(p, RTLD_LAZY | RTLD_NOLOAD);
+            if (h) {
+                self_listed |= is_self(h);
+                dlclose(h);
+            }
         }
+        strcpy(copy, list);
     }
-    strcpy(copy, list);
-    for (char *save, *p = strtok_r(copy, ":", &save); p && !user; p = strtok_r(NULL, ":", &save)) {
-        void *h = dlopen(p, RTLD_LAZY | RTLD_LOCAL);
+    ompt_start_tool_result_t *r = NULL;
+    for (char *save, *p = strtok_r(copy, ":", &save); p && !r; p = strtok_r(NULL, ":", &save)) {
+        void *h = dlopen(p, RTLD_LAZY);
         if (!h) {
             rt_verbose(1, "OMP_TOOL_LIBRARIES: cannot load %s: %s", p, dlerror());
             continue;
@@ -61,24 +125,42 @@ ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *r
             dlclose(h);
             continue;
         }
-        start_fn start = (start_fn)dlsym(h, "ompt_start_tool");
-        ompt_start_tool_result_t *r = start ? start(omp_version, runtime_version) : NULL;
-        if (r) {
-            user = r;
-            rt_verbose(1, "OMP_TOOL_LIBRARIES: chained the tool in %s", p);
-        } else {
-            dlclose(h);
-        }
+        r = from_library(p, h, v, rv);
     }
     free(copy);
-    return user;
+    return r;
+}
+
+ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *runtime_version, om_start_fn next,
+                                         int flags)
+{
+    ompt_start_tool_result_t *r = NULL;
+    if (next) {
+        searching++;
+        r = next(omp_version, runtime_version);
+        searching--;
+        if (r)
+            rt_verbose(1, "chained the OMPT tool found next in the lookup scope");
+    }
+    if (!r && (flags & OM_CHAIN_LIST))
+        r = from_list(omp_version, runtime_version, flags & OM_CHAIN_AFTER_SELF);
+    if (!r && (flags & OM_CHAIN_LIST)) {
+        /* The runtime's last resort: ThreadSanitizer's OMPT tool, when installed. */
+        void *h = dlopen("libarcher.so", RTLD_LAZY);
+        if (h)
+            r = from_library("libarcher.so", h, omp_version, runtime_version);
+    }
+    user = r;
+    return r;
 }
 
 void om_chain_register(ompt_set_callback_t set, ompt_callbacks_t event, ompt_callback_t cb)
 {
-    if ((unsigned)event < OM_CHAIN_EVENTS)
+    int status = set(event, cb);
+    if ((unsigned)event < OM_CHAIN_EVENTS) {
         ours[event] = 1;
-    set(event, cb);
+        ours_status[event] = status;
+    }
 }
 
 /* Events ompnuma does not use but whose arguments include a parallel_data:
@@ -129,8 +211,10 @@ static ompt_callback_t wrapper_for(ompt_callbacks_t event)
 static ompt_set_result_t chain_set_callback(ompt_callbacks_t event, ompt_callback_t cb)
 {
     if ((unsigned)event < OM_CHAIN_EVENTS && ours[event]) {
+        /* The runtime's answer for this event, as it gave it to ompnuma
+         * (clearing a callback is always accepted). */
         om_chain_user[event] = cb;
-        return ompt_set_always;
+        return cb ? (ompt_set_result_t)ours_status[event] : ompt_set_always;
     }
     ompt_callback_t wrapper = (unsigned)event < OM_CHAIN_EVENTS ? wrapper_for(event) : NULL;
     if (wrapper) {
@@ -138,6 +222,21 @@ static ompt_set_result_t chain_set_callback(ompt_callbacks_t event, ompt_callbac
         return real_set(event, cb ? wrapper : NULL);
     }
     return real_set(event, cb);
+}
+
+/* The user tool's ompt_get_callback: for the events ompnuma owns or wraps,
+ * the tool's own function (never ompnuma's), as the runtime would answer. */
+static ompt_get_callback_t real_get_callback;
+
+static int chain_get_callback(ompt_callbacks_t event, ompt_callback_t *cb)
+{
+    if ((unsigned)event < OM_CHAIN_EVENTS && (ours[event] || wrapper_for(event))) {
+        if (!om_chain_user[event])
+            return 0;
+        *cb = om_chain_user[event];
+        return 1;
+    }
+    return real_get_callback(event, cb);
 }
 
 static ompt_get_parallel_info_t real_parallel_info;
@@ -150,6 +249,19 @@ static int chain_parallel_info(int ancestor_level, ompt_data_t **parallel_data, 
     return rc;
 }
 
+static ompt_get_task_info_t real_task_info;
+
+static int chain_task_info(int ancestor_level, int *type, ompt_data_t **task_data, ompt_frame_t **task_frame,
+                           ompt_data_t **parallel_data, int *thread_num)
+{
+    int rc = real_task_info(ancestor_level, type, task_data, task_frame, parallel_data, thread_num);
+    if (rc && parallel_data && *parallel_data)
+        *parallel_data = om_user_data(*parallel_data);
+    return rc;
+}
+
+/* The runtime's lookup, with the inquiry functions that hand out callbacks
+ * or parallel_data answered from the tool's side of ompnuma's records. */
 static ompt_interface_fn_t chain_lookup(const char *name)
 {
     if (!strcmp(name, "ompt_set_callback"))
@@ -157,6 +269,14 @@ static ompt_interface_fn_t chain_lookup(const char *name)
     if (!strcmp(name, "ompt_get_parallel_info")) {
         real_parallel_info = (ompt_get_parallel_info_t)real_lookup(name);
         return real_parallel_info ? (ompt_interface_fn_t)chain_parallel_info : NULL;
+    }
+    if (!strcmp(name, "ompt_get_task_info")) {
+        real_task_info = (ompt_get_task_info_t)real_lookup(name);
+        return real_task_info ? (ompt_interface_fn_t)chain_task_info : NULL;
+    }
+    if (!strcmp(name, "ompt_get_callback")) {
+        real_get_callback = (ompt_get_callback_t)real_lookup(name);
+        return real_get_callback ? (ompt_interface_fn_t)chain_get_callback : NULL;
     }
     return real_lookup(name);
 }
@@ -170,7 +290,14 @@ void om_chain_initialize(ompt_function_lookup_t lookup, int initial_device_num, 
     if (!user->initialize(chain_lookup, initial_device_num, &user->tool_data)) {
         memset(om_chain_user, 0, sizeof om_chain_user);
         user = NULL;
+        return;
     }
+    user_active = 1;
+}
+
+int om_chain_active(void)
+{
+    return user_active;
 }
 
 void om_chain_finalize(void)

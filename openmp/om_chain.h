@@ -1,4 +1,4 @@
-/* om_chain.h: a user OMPT tool from OMP_TOOL_LIBRARIES, started and fed events inside ompnuma's tool. */
+/* om_chain.h: the user OMPT tool stock libomp would have started (lookup scope, OMP_TOOL_LIBRARIES, libarcher), started and fed events inside ompnuma's tool. */
 #ifndef OMPNUMA_OM_CHAIN_H
 #define OMPNUMA_OM_CHAIN_H
 
@@ -19,10 +19,24 @@ extern ompt_callback_t om_chain_user[OM_CHAIN_EVENTS];
             ((type)cb_)(__VA_ARGS__);                   \
     } while (0)
 
-/* Load the tools named in OMP_TOOL_LIBRARIES (skipping libompnuma itself and,
- * when libompnuma is in the list, every entry before it, which the runtime
- * already tried) and return the first one's start result, or NULL. */
-ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *runtime_version);
+typedef ompt_start_tool_result_t *(*om_start_fn)(unsigned int, const char *);
+
+#define OM_CHAIN_LIST 1       /* also OMP_TOOL_LIBRARIES, then libarcher.so */
+#define OM_CHAIN_AFTER_SELF 2 /* reached from OMP_TOOL_LIBRARIES: only the entries after libompnuma */
+
+/* Find the user tool the runtime would have started had ompnuma not been
+ * where it was reached: next (the next ompt_start_tool in the lookup scope
+ * after the caller, or NULL), then with OM_CHAIN_LIST the tool libraries.
+ * Definitions of ompnuma and of the LLVM runtime are not user tools.
+ * Returns the tool's start result, or NULL. */
+ompt_start_tool_result_t *om_chain_start(unsigned int omp_version, const char *runtime_version, om_start_fn next,
+                                         int flags);
+
+/* Whether om_chain_start is calling into the lookup scope. */
+int om_chain_searching(void);
+
+/* During that search, a definition of ompnuma's passes the call on to next. */
+ompt_start_tool_result_t *om_chain_pass_on(unsigned int omp_version, const char *runtime_version, om_start_fn next);
 
 /* Register ompnuma's callback for event with the runtime. */
 void om_chain_register(ompt_set_callback_t set, ompt_callbacks_t event, ompt_callback_t ours);
@@ -32,5 +46,9 @@ void om_chain_register(ompt_set_callback_t set, ompt_callbacks_t event, ompt_cal
 void om_chain_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_set_callback_t set);
 
 void om_chain_finalize(void);
+
+/* Whether a user tool is started and its initialize accepted: what the
+ * runtime's "a tool is active" would be without ompnuma. */
+int om_chain_active(void);
 
 #endif

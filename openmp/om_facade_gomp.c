@@ -9,14 +9,19 @@
 
 #include <omp-tools.h>
 
+#include "om_tool.h"
 #include "rt_core.h"
 
-
-ompt_start_tool_result_t *ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version);
-
+/* As in om_facade_omp.c. */
 OMPNUMA_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
-    return ompnuma_facade_start_tool(omp_version, runtime_version);
+    return ompnuma_facade_start_tool(omp_version, runtime_version,
+                                     (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"));
+}
+
+__attribute__((constructor)) static void facade_loaded(void)
+{
+    ompnuma_facade_loaded((const void *)facade_loaded);
 }
 
 /*
@@ -45,6 +50,8 @@ static void *real_symbol(const char *name)
     return sym;
 }
 
+#define REAL(type, name) ((type)real_symbol(name))
+
 #define FORWARD(ret, name, params, args)                                        \
     OMPNUMA_EXPORT ret name params                                                      \
     {                                                                           \
@@ -54,31 +61,67 @@ static void *real_symbol(const char *name)
         return real args;                                                       \
     }
 
+/*
+ * Without libmemkind the LLVM runtime serves every predefined allocator but
+ * omp_default_mem_alloc from the default one, printing "OMP: Warning #190:
+ * Allocator ... is not available, will use default allocator." at each
+ * allocation; libgomp serves them from malloc, silently. The allocation
+ * entry points gcc programs call ask for the default allocator directly
+ * then: the same memory, without the line libgomp never printed.
+ */
+#define OMP_NULL_ALLOCATOR 0
+#define OMP_DEFAULT_MEM_ALLOC 1
+#define OMP_LAST_PREDEFINED_ALLOC 8 /* omp_thread_mem_alloc */
+
+static int predefined_served_by_default(void)
+{
+    static int answer = -1;
+    if (answer < 0) {
+        /* The runtime looks for libmemkind when it initializes, and keeps it loaded when it uses it. */
+        REAL(int (*)(void), "omp_get_max_threads")();
+        void *memkind = dlopen("libmemkind.so", RTLD_LAZY | RTLD_NOLOAD);
+        if (memkind)
+            dlclose(memkind);
+        answer = !memkind;
+    }
+    return answer;
+}
+
+static handle_t quiet(handle_t a)
+{
+    if (a == OMP_NULL_ALLOCATOR)
+        a = REAL(handle_t(*)(void), "omp_get_default_allocator")(); /* what the runtime would use */
+    return a > OMP_DEFAULT_MEM_ALLOC && a <= OMP_LAST_PREDEFINED_ALLOC && predefined_served_by_default()
+               ? OMP_DEFAULT_MEM_ALLOC
+               : a;
+}
+
+/* Freeing names the allocator the memory came from (null: the runtime reads it from the block). */
+static handle_t quiet_free(handle_t a)
+{
+    return a == OMP_NULL_ALLOCATOR ? a : quiet(a);
+}
+
 /* OMP_5.0.1 */
-FORWARD(void *, omp_alloc, (size_t size, handle_t a), (size, a))
-FORWARD(void, omp_free, (void *p, handle_t a), (p, a))
+FORWARD(void *, omp_alloc, (size_t size, handle_t a), (size, quiet(a)))
+FORWARD(void, omp_free, (void *p, handle_t a), (p, quiet_free(a)))
 FORWARD(handle_t, omp_init_allocator, (handle_t m, int n, const void *traits), (m, n, traits))
-FORWARD(handle_t, omp_init_allocator_, (handle_t *m, int *n, const void *traits), (m, n, traits))
 FORWARD(void, omp_destroy_allocator, (handle_t a), (a))
-FORWARD(void, omp_destroy_allocator_, (handle_t *a), (a))
 FORWARD(void, omp_set_default_allocator, (handle_t a), (a))
-FORWARD(void, omp_set_default_allocator_, (handle_t *a), (a))
 FORWARD(handle_t, omp_get_default_allocator, (void), ())
 FORWARD(handle_t, omp_get_default_allocator_, (void), ())
 FORWARD(int, omp_get_supported_active_levels, (void), ())
 FORWARD(int, omp_get_supported_active_levels_, (void), ())
 FORWARD(void, omp_fulfill_event, (handle_t e), (e))
-FORWARD(void, omp_fulfill_event_, (handle_t *e), (e))
 /* OMP_5.0.2 */
-FORWARD(void *, omp_aligned_alloc, (size_t al, size_t size, handle_t a), (al, size, a))
-FORWARD(void *, omp_aligned_calloc, (size_t al, size_t n, size_t size, handle_t a), (al, n, size, a))
-FORWARD(void *, omp_calloc, (size_t n, size_t size, handle_t a), (n, size, a))
-FORWARD(void *, omp_realloc, (void *p, size_t size, handle_t a, handle_t f), (p, size, a, f))
+FORWARD(void *, omp_aligned_alloc, (size_t al, size_t size, handle_t a), (al, size, quiet(a)))
+FORWARD(void *, omp_aligned_calloc, (size_t al, size_t n, size_t size, handle_t a), (al, n, size, quiet(a)))
+FORWARD(void *, omp_calloc, (size_t n, size_t size, handle_t a), (n, size, quiet(a)))
+FORWARD(void *, omp_realloc, (void *p, size_t size, handle_t a, handle_t f), (p, size, quiet(a), quiet_free(f)))
 FORWARD(int, omp_get_device_num, (void), ())
 FORWARD(int, omp_get_device_num_, (void), ())
 /* OMP_5.1 */
 FORWARD(void, omp_display_env, (int verbose), (verbose))
-FORWARD(void, omp_display_env_, (int *verbose), (verbose))
 FORWARD(void, omp_set_num_teams, (int n), (n))
 FORWARD(void, omp_set_num_teams_, (int *n), (n))
 FORWARD(int, omp_get_max_teams, (void), ())
@@ -89,12 +132,122 @@ FORWARD(int, omp_get_teams_thread_limit, (void), ())
 FORWARD(int, omp_get_teams_thread_limit_, (void), ())
 
 /*
+ * gfortran's Fortran entry points (name_) take every argument by reference
+ * (libgomp's fortran.c dereferences them), except omp_fulfill_event's, which
+ * omp_lib declares VALUE. LLVM's Fortran forms take some by value instead
+ * (its omp_lib declares them bind(c), value): those are the ones below, in
+ * the node gcc records, so a gfortran program binds to them rather than to
+ * libomp's. Each dereferences and calls the C entry point.
+ */
+OMPNUMA_EXPORT handle_t omp_init_allocator_(const handle_t *m, const int32_t *n, const void *traits)
+{
+    return REAL(handle_t(*)(handle_t, int, const void *), "omp_init_allocator")(*m, *n, traits);
+}
+
+OMPNUMA_EXPORT void omp_destroy_allocator_(const handle_t *a)
+{
+    REAL(void (*)(handle_t), "omp_destroy_allocator")(*a);
+}
+
+OMPNUMA_EXPORT void omp_set_default_allocator_(const handle_t *a)
+{
+    REAL(void (*)(handle_t), "omp_set_default_allocator")(*a);
+}
+
+/* VALUE in gfortran's omp_lib: the handle itself. */
+OMPNUMA_EXPORT void omp_fulfill_event_(handle_t e)
+{
+    REAL(void (*)(handle_t), "omp_fulfill_event")(e);
+}
+
+/* LOGICAL(4): nonzero is true. */
+OMPNUMA_EXPORT void omp_display_env_(const int32_t *verbose)
+{
+    REAL(void (*)(int), "omp_display_env")(*verbose != 0);
+}
+
+OMPNUMA_EXPORT void omp_display_env_8_(const int64_t *verbose)
+{
+    REAL(void (*)(int), "omp_display_env")(*verbose != 0);
+}
+
+OMPNUMA_EXPORT int32_t omp_get_place_num_procs_(const int32_t *place)
+{
+    return REAL(int (*)(int), "omp_get_place_num_procs")(*place);
+}
+
+OMPNUMA_EXPORT int32_t omp_get_place_num_procs_8_(const int64_t *place)
+{
+    return REAL(int (*)(int), "omp_get_place_num_procs")((int)*place);
+}
+
+OMPNUMA_EXPORT void omp_get_place_proc_ids_(const int32_t *place, int32_t *ids)
+{
+    REAL(void (*)(int, int *), "omp_get_place_proc_ids")(*place, ids);
+}
+
+OMPNUMA_EXPORT int32_t omp_pause_resource_(const int32_t *kind, const int32_t *device)
+{
+    return REAL(int (*)(int, int), "omp_pause_resource")(*kind, *device);
+}
+
+OMPNUMA_EXPORT int32_t omp_pause_resource_all_(const int32_t *kind)
+{
+    return REAL(int (*)(int), "omp_pause_resource_all")(*kind);
+}
+
+/*
+ * omp_set_nested / omp_get_nested: LLVM's print "OMP: Info #276 ...
+ * deprecated" at every call, which libgomp never does; these keep
+ * libgomp's meaning on the LLVM runtime's max-active-levels-var, silently:
+ * true allows the supported levels, false one; nested is "more than one
+ * level allowed, and more than are active".
+ */
+static void set_nested(int on)
+{
+    int max = REAL(int (*)(void), "omp_get_max_active_levels")();
+    if (on)
+        REAL(void (*)(int), "omp_set_max_active_levels")(REAL(int (*)(void), "omp_get_supported_active_levels")());
+    else if (max > 1)
+        REAL(void (*)(int), "omp_set_max_active_levels")(1);
+}
+
+static int get_nested(void)
+{
+    int max = REAL(int (*)(void), "omp_get_max_active_levels")();
+    return max > 1 && max > REAL(int (*)(void), "omp_get_active_level")();
+}
+
+OMPNUMA_EXPORT void omp_set_nested(int on)
+{
+    set_nested(on);
+}
+
+OMPNUMA_EXPORT void omp_set_nested_(const int32_t *on)
+{
+    set_nested(*on != 0);
+}
+
+OMPNUMA_EXPORT void omp_set_nested_8_(const int64_t *on)
+{
+    set_nested(*on != 0);
+}
+
+OMPNUMA_EXPORT int omp_get_nested(void)
+{
+    return get_nested();
+}
+
+OMPNUMA_EXPORT int32_t omp_get_nested_(void)
+{
+    return get_nested();
+}
+
+/*
  * gfortran's -fdefault-integer-8 entry points (name_8_): the same calls with
  * 64-bit integers. libomp has no such forms; they narrow to the 32-bit
  * Fortran forms it has, which is what libgomp does too.
  */
-#define REAL(type, name) ((type)real_symbol(name))
-
 #define NARROW_SET(name)                                                        \
     OMPNUMA_EXPORT void name##_8_(const int64_t *v)                                     \
     {                                                                           \
@@ -106,12 +259,10 @@ FORWARD(int, omp_get_teams_thread_limit_, (void), ())
     }
 NARROW_SET(omp_set_num_threads)
 NARROW_SET(omp_set_dynamic)
-NARROW_SET(omp_set_nested)
 NARROW_SET(omp_set_max_active_levels)
 NARROW_SET(omp_set_default_device)
 NARROW_SET(omp_set_num_teams)
 NARROW_SET(omp_set_teams_thread_limit)
-NARROW_SET(omp_display_env)
 
 #define NARROW_GET(name)                                                        \
     OMPNUMA_EXPORT int64_t name##_8_(const int64_t *v)                                  \
@@ -124,7 +275,6 @@ NARROW_SET(omp_display_env)
     }
 NARROW_GET(omp_get_ancestor_thread_num)
 NARROW_GET(omp_get_team_size)
-NARROW_GET(omp_get_place_num_procs)
 
 /* The runtime fills n 32-bit integers into tmp; the caller wants 64-bit ones. */
 static void widen(int64_t *out, const int *tmp, int n)
@@ -168,9 +318,9 @@ OMPNUMA_EXPORT void omp_get_schedule_8_(int32_t *kind, int64_t *chunk)
     *chunk = c;
 }
 
-OMPNUMA_EXPORT handle_t omp_init_allocator_8_(handle_t *m, int64_t *n, const void *traits)
+OMPNUMA_EXPORT handle_t omp_init_allocator_8_(const handle_t *m, const int64_t *n, const void *traits)
 {
-    int k = (int)*n;
+    int32_t k = (int32_t)*n;
     return omp_init_allocator_(m, &k, traits);
 }
 

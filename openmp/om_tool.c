@@ -1,4 +1,5 @@
 /* om_tool.c: ompnuma's OMPT tool: turns region, task, barrier and thread events into runtime calls. */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -8,9 +9,11 @@
 #include "om_chain.h"
 #include "om_team.h"
 #include "om_tool.h"
+#include "omp_numa.h"
 #include "rt_events.h"
 #include "rt_runtime.h"
 #include "rt_core.h"
+#include "rt_log.h"
 #include "rt_settings.h"
 
 static ompt_set_callback_t set_callback;
@@ -32,9 +35,11 @@ static om_thread_t *thread_self(void)
     return t;
 }
 
+/* ompnuma keeps its thread record in its own thread-local pointer: the
+ * thread_data word belongs to a chained tool, clean as on stock. */
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
-    thread_data->ptr = thread_self();
+    thread_self();
     OM_CHAIN(ompt_callback_thread_begin, ompt_callback_thread_begin_t, type, thread_data);
 }
 
@@ -47,7 +52,6 @@ static void on_thread_end(ompt_data_t *thread_data)
         rt_thread_forget(&t->rt);
     rt_thread_set_current(NULL);
     free(t);
-    thread_data->ptr = NULL;
 }
 
 /*
@@ -177,6 +181,17 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     }
 }
 
+/* omp_control_tool(): the program talks to its own tool. Without ompnuma the
+ * runtime answers -2 when no tool is active and -1 when the tool registered
+ * no control callback; ompnuma's presence must not change that. */
+static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr_ra)
+{
+    ompt_callback_t cb = om_chain_user[ompt_callback_control_tool];
+    if (cb)
+        return ((ompt_callback_control_tool_t)cb)(command, modifier, arg, codeptr_ra);
+    return om_chain_active() ? -1 : -2;
+}
+
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
 {
     set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -190,6 +205,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     REGISTER(ompt_callback_parallel_end, on_parallel_end);
     REGISTER(ompt_callback_implicit_task, on_implicit_task);
     REGISTER(ompt_callback_sync_region, on_sync_region);
+    REGISTER(ompt_callback_control_tool, on_control_tool);
 #undef REGISTER
     om_chain_initialize(lookup, initial_device_num, set_callback);
     return 1;
@@ -203,30 +219,75 @@ static void tool_finalize(ompt_data_t *tool_data)
 
 static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {.value = 0}};
 
-ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *runtime_version)
+ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *runtime_version, om_start_fn next,
+                                        int from_list)
 {
-    ompt_start_tool_result_t *user = om_chain_start(omp_version, runtime_version);
-    /* Nothing to place, nothing to report, nothing to display: stay out of
-     * the program's way entirely (a user tool, if any, still starts). The
-     * settings are resolved here once, with their warnings; the runtime
+    /* The runtime asks once. A second call comes from the runtime's own walk
+     * of OMP_TOOL_LIBRARIES (a library that depends on libomp finds this
+     * definition) or from a tool ompnuma is starting: stock's definition
+     * there repeats the scope search, which found nothing the first time. */
+    static int calls;
+    if (__atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED))
+        return NULL;
+    /* The settings are resolved here once, with their warnings; the runtime
      * reads the same resolved settings. */
     rt_settings_init();
-    if (rt_conf->mode == RT_MODE_OFF && rt_conf->report == RT_REPORT_NONE && !rt_conf->display_env)
-        return user;
+    int idle = rt_conf->mode == RT_MODE_OFF && rt_conf->report == RT_REPORT_NONE && !rt_conf->display_env;
+    /* Nothing to place, nothing to report, nothing to display: stay out of
+     * the program's way entirely. The tool stock would find here starts
+     * alone; when there is none the runtime goes on to OMP_TOOL_LIBRARIES
+     * itself, as without ompnuma. */
+    if (idle)
+        return om_chain_start(omp_version, runtime_version, next, 0);
+    om_chain_start(omp_version, runtime_version, next, OM_CHAIN_LIST | (from_list ? OM_CHAIN_AFTER_SELF : 0));
     return &result;
 }
 
-/* The entry point libomp looks up by name: through OMP_TOOL_LIBRARIES, or as
- * the first definition in the lookup scope when a program links libompnuma. */
+/* Whether libompnuma is in the global lookup scope (linked into the program,
+ * or loaded with RTLD_GLOBAL) rather than loaded from OMP_TOOL_LIBRARIES. */
+static int in_global_scope(void)
+{
+    return dlsym(RTLD_DEFAULT, "omp_numa_num_nodes") == (void *)omp_numa_num_nodes;
+}
+
+/* The entry point libomp looks up by name: through OMP_TOOL_LIBRARIES, or
+ * as a definition in the lookup scope when a program links libompnuma. */
 OMPNUMA_EXPORT ompt_start_tool_result_t *
 ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
-    return om_tool_start(omp_version, runtime_version);
+    /* Reached by a search of the scope: pass it on, as stock's weak definition does. */
+    if (om_chain_searching())
+        return om_chain_pass_on(omp_version, runtime_version, (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"));
+    if (in_global_scope())
+        return om_tool_start(omp_version, runtime_version, (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"), 0);
+    return om_tool_start(omp_version, runtime_version, NULL, 1);
 }
 
-/* The same, for the drop-in facades (OMPNUMA_PRIVATE in libompnuma.map). */
+/* The same, for the drop-in facades (OMPNUMA_PRIVATE in libompnuma.map):
+ * next is what follows the facade in the lookup scope. */
 OMPNUMA_EXPORT ompt_start_tool_result_t *
-ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version)
+ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version, om_start_fn next)
 {
-    return om_tool_start(omp_version, runtime_version);
+    return om_tool_start(omp_version, runtime_version, next, 0);
+}
+
+OMPNUMA_EXPORT void ompnuma_facade_loaded(const void *facade_addr)
+{
+    /* The runtime's versioned lookup takes the first unversioned or VERSION
+     * definition; libompnuma's (OMPNUMA_1.0) is skipped, the facade's is ours. */
+    void *first = dlsym(RTLD_DEFAULT, "ompt_start_tool");
+    Dl_info f, facade, me;
+    if (!first || !dladdr(first, &f) || !dladdr(facade_addr, &facade) || f.dli_fbase == facade.dli_fbase)
+        return;
+    if (dladdr((void *)ompnuma_facade_loaded, &me) && f.dli_fbase == me.dli_fbase)
+        return;
+    static int said; /* both facades may be loaded: one line */
+    if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        return;
+    rt_settings_init();
+    if (rt_conf->report == RT_REPORT_NONE && !rt_conf->verbose)
+        return;
+    rt_warn("not started: the program's own OMPT tool (ompt_start_tool in %s) comes first and the OpenMP "
+            "runtime starts only one tool; no placement, no report",
+            f.dli_fname && f.dli_fname[0] ? f.dli_fname : "the program");
 }

@@ -70,6 +70,12 @@ static void json_region(FILE *f, const rt_region_t *r)
     rt_json_string(f, addr);
     fprintf(f, ",\"symbol\":");
     rt_json_string(f, sym);
+    char src[PATH_MAX + 16];
+    fprintf(f, ",\"source\":");
+    if (rt_symbol_source(r->codeptr, src, sizeof src) == 0)
+        rt_json_string(f, src);
+    else
+        fputs("null", f);
     uint64_t timed = r->timed_executions;
     fprintf(f, ",\"parent\":%d,\"level\":%d,\"team_size\":%d,\"executions\":%llu,\"timed_executions\":%llu,"
             "\"busy_ns\":[", r->parent_id, r->level, r->team_size, (unsigned long long)r->executions,

@@ -57,7 +57,7 @@ config.substitutions.append(("%libompnuma", "-L{0} -lompnuma -Wl,-rpath,{0}".for
 config.substitutions.insert(0, ("%memlib", "{0}/libompnuma.so -Wl,-rpath,{0}".format(libdir)))
 config.substitutions.insert(0, ("%rt-internals", " ".join(
     ["-I" + d for d in config.ompnuma_internal_includes] + config.ompnuma_internal_libs +
-    ["-lhwloc", "-lnuma", "-lpthread", "-ldl", "-lm"])))
+    ["-lhwloc", "-lnuma", "-ldw", "-lelf", "-lpthread", "-ldl", "-lm"])))
 config.substitutions.append(("%stock", "env -u LD_LIBRARY_PATH"))
 config.substitutions.append(("%dropin", "env LD_LIBRARY_PATH={}".format(libdir)))
 config.substitutions.append(("%ompnuma", os.path.join(bindir, "ompnuma")))

@@ -1,5 +1,6 @@
 /* rt_loop.c: the placement loop per region: sample, time a baseline, decide, apply, verify, keep or roll back. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "rt_loop.h"
 #include "rt_policy.h"
 #include "rt_settings.h"
+#include "rt_symbol.h"
 #include "rt_topology.h"
 
 /* Below this relative spread, timing differences are treated as noise
@@ -259,10 +261,27 @@ static void decide_in_team(rt_region_t *r)
     free(perm);
 }
 
+/* " (symbol+0xoff, file:line)" for the verbose log: read only when the log
+ * is on, at the end of a sampling phase (the symbol tables are read once). */
+static const char *region_name(const rt_region_t *r, char *buf, size_t len)
+{
+    if (rt_log_verbosity < 1 || len < 8)
+        return "";
+    char sym[160], src[256];
+    rt_symbolize(r->codeptr, sym, sizeof sym);
+    if (rt_symbol_source(r->codeptr, src, sizeof src) == 0)
+        snprintf(buf, len, " (%s, %s)", sym, src);
+    else
+        snprintf(buf, len, " (%s)", sym);
+    return buf;
+}
+
 static void end_sampling(rt_region_t *r)
 {
+    char name[448];
     if (tnt_empty(r)) {
-        rt_verbose(1, "region %d: no references from the counter source; placement unchanged", r->id);
+        rt_verbose(1, "region %d%s: no references from the counter source; placement unchanged", r->id,
+                   region_name(r, name, sizeof name));
         phase_reset(r, RT_OUTCOME_NO_DATA, 0);
         return;
     }
@@ -280,8 +299,8 @@ static void end_sampling(rt_region_t *r)
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
         return;
     }
-    rt_verbose(1, "region %d: %s decided in %.1f us, predicted %.3g -> %.3g", r->id,
-               pl_policy_name(rt_conf->policy), r->decision_us, r->predicted_before, r->predicted_after);
+    rt_verbose(1, "region %d%s: %s decided in %.1f us, predicted %.3g -> %.3g", r->id,
+               region_name(r, name, sizeof name), pl_policy_name(rt_conf->policy), r->decision_us, r->predicted_before, r->predicted_after);
     for (int i = 0; i < r->team_size; i++)
         r->decided_cpu[i] = rt_mach->topo.cpus[r->map_node[i]][cores[i]];
     free(cores);

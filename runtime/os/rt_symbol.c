@@ -1,13 +1,69 @@
-/* rt_symbol.c: code address -> "symbol+0xoffset" for the report and for replay's region names. */
+/* rt_symbol.c: code address -> "symbol+0xoffset" and "file:line" (elfutils' libdwfl), for the report, the verbose log and replay's region names. */
 #include <dlfcn.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_symbol.h"
 
+/*
+ * dladdr sees only the dynamic symbol table, which holds neither static
+ * functions, nor main or Fortran's MAIN__ in an executable, nor gcc's
+ * outlined *._omp_fn.N: libdwfl reads each object's full ELF symbol table
+ * (and separate debug files) and its DWARF line table. One session for the
+ * process, built at the first name asked for (never in an event hook: the
+ * report, the verbose log and replay ask) and re-read when an address lies
+ * in an object loaded since. libdwfl is not thread-safe: one lock.
+ */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl *session;
+static char *debuginfo_path; /* NULL: the default search (.debug, /usr/lib/debug, build ids) */
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
+};
+
+/* The module holding address a, (re)reading /proc/self/maps when needed. Lock held. */
+static Dwfl_Module *module_of(Dwarf_Addr a)
+{
+    Dwfl_Module *m = session ? dwfl_addrmodule(session, a) : NULL;
+    if (m)
+        return m;
+    if (!session && !(session = dwfl_begin(&callbacks)))
+        return NULL;
+    dwfl_report_begin(session); /* objects reported again keep what was read of them */
+    int rc = dwfl_linux_proc_report(session, getpid());
+    if (dwfl_report_end(session, NULL, NULL) != 0 || rc != 0)
+        return NULL;
+    return dwfl_addrmodule(session, a);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 void rt_symbolize(const void *codeptr, char *buf, size_t len)
 {
+    Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)codeptr;
+    if (codeptr) {
+        pthread_mutex_lock(&lock);
+        Dwfl_Module *m = module_of(a);
+        GElf_Off off = 0;
+        GElf_Sym sym;
+        const char *name = m ? dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
+        if (name && name[0])
+            snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)off);
+        pthread_mutex_unlock(&lock);
+        if (name && name[0])
+            return;
+    }
     Dl_info info;
     if (codeptr && dladdr(codeptr, &info)) {
         if (info.dli_sname && info.dli_saddr) {
@@ -16,11 +72,41 @@ void rt_symbolize(const void *codeptr, char *buf, size_t len)
             return;
         }
         if (info.dli_fname && info.dli_fbase) {
-            const char *base = strrchr(info.dli_fname, '/');
-            snprintf(buf, len, "%s+0x%zx", base ? base + 1 : info.dli_fname,
+            snprintf(buf, len, "%s+0x%zx", base_name(info.dli_fname),
                      (size_t)((uintptr_t)codeptr - (uintptr_t)info.dli_fbase));
             return;
         }
     }
     snprintf(buf, len, "%p", codeptr);
+}
+
+int rt_symbol_source(const void *codeptr, char *buf, size_t len)
+{
+    if (!codeptr || !len)
+        return -1;
+    buf[0] = '\0';
+    /* codeptr is a return address: the call (the construct) is the byte before. */
+    Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)codeptr - 1;
+    int found = 0;
+    pthread_mutex_lock(&lock);
+    Dwfl_Module *m = module_of(a);
+    Dwfl_Line *line = m ? dwfl_module_getsrc(m, a) : NULL;
+    int lineno = 0;
+    const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (!file && m) {
+        /* Without .debug_aranges (clang emits none) libdwfl cannot tell
+         * which unit holds the address: ask each unit's line table. */
+        Dwarf_Addr bias;
+        for (Dwarf_Die *cu = NULL; !file && (cu = dwfl_module_nextcu(m, cu, &bias));) {
+            Dwarf_Line *l = dwarf_getsrc_die(cu, a - bias);
+            if (l && (file = dwarf_linesrc(l, NULL, NULL)) && dwarf_lineno(l, &lineno) != 0)
+                file = NULL;
+        }
+    }
+    if (file && lineno > 0) {
+        snprintf(buf, len, "%s:%d", file, lineno);
+        found = 1;
+    }
+    pthread_mutex_unlock(&lock);
+    return found ? 0 : -1;
 }

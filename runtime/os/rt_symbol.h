@@ -1,10 +1,17 @@
-/* rt_symbol.h: names for code addresses (dladdr), for the report, the verbose log and replay tables. */
+/* rt_symbol.h: names for code addresses (ELF symbol tables and DWARF through libdwfl, else dladdr), for the report, the verbose log and replay tables. */
 #ifndef OMPNUMA_RT_SYMBOL_H
 #define OMPNUMA_RT_SYMBOL_H
 
 #include <stddef.h>
 
-/* "symbol+0xoff" (or "object+0xoff", or "0xaddr") for a code address. */
+/* "symbol+0xoff" (static functions, main, MAIN__ and outlined functions
+ * included), else "object+0xoff", else "0xaddr", for a code address. Reads
+ * the process's objects at the first call: never from an event hook. */
 void rt_symbolize(const void *codeptr, char *buf, size_t len);
+
+/* "file:line" of the call whose return address is codeptr (a parallel
+ * construct's line), from the object's debug information: 0, or -1 with
+ * buf empty when there is none. */
+int rt_symbol_source(const void *codeptr, char *buf, size_t len);
 
 #endif
