@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "\n"
             "  --policy P   OMP_PLACEMENT policy (off, critpath, critpath+refine, maxlocal, exhaustive)\n"
             "  --report F   OMP_PLACEMENT_REPORT: stderr, or a JSON file path\n"
-            "  --source S   counter source (auto, perf, papi, pagefault, hints, replay:FILE)\n"
+            "  --source S   counter source (auto, perf, numa_balancing, papi, pagefault, hints, replay:FILE)\n"
             "  --dry-run    decide and report, but pin nothing\n"
             "  --verbose    OMP_PLACEMENT_VERBOSE=1: log each decision\n"
             "  --explain    print how the program will be started, then start it\n");
