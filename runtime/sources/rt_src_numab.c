@@ -30,7 +30,7 @@
  * execution (every team thread's file read once) and closes at the end of
  * the first sampled execution `window` ms later (read again); until then
  * region_end answers RT_SOURCE_PENDING and the loop keeps the phase open.
- * A window that saw no fault is extended, up to GIVE_UP windows.
+ * A window that saw no fault is extended (see GIVE_UP).
  *
  * What a window counts: every fault the kernel folded for the team's
  * threads meanwhile, whichever code took it; regions that alternate within
@@ -47,7 +47,12 @@
 
 #define MAX_WINDOWS 64
 #define MAX_TEAM 1024
-#define GIVE_UP 8              /* windows without a single fault: the region gets no data */
+/* A region whose threads had no fault folded this long after its window
+ * opened gets no data: GIVE_UP windows, and at least GIVE_UP_MS (the
+ * kernel's first scan waits scan_delay_ms, its passes may be a minute
+ * apart once it decided the memory is well placed). */
+#define GIVE_UP 8
+#define GIVE_UP_MS 60000
 #define READ_BUF (16 * 1024)   /* a sched file: ~2.5 KiB and 90 bytes per node */
 
 typedef struct window {
@@ -61,7 +66,6 @@ typedef struct window {
     rt_numa_faults_t *base;          /* [capacity] */
     int               have_base;
     uint64_t          t_first, t_start;
-    int               extended;
     char             *buf;           /* READ_BUF */
 } window_t;
 
@@ -202,7 +206,6 @@ static window_t *open_window(const rt_sample_t *s)
         slot->parent_id = s->parent_id;
         slot->team_size = s->team_size;
         slot->have_base = 0;
-        slot->extended = 0;
         __atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);
         w = slot;
     }
@@ -282,7 +285,10 @@ static int region_end(const rt_sample_t *s, uint64_t *added)
     if (now - w->t_start < window_ns)
         return RT_SOURCE_PENDING;
     *added = read_window(w, s);
-    if (!*added && ++w->extended < GIVE_UP) {
+    uint64_t give_up = (uint64_t)GIVE_UP * window_ns;
+    if (give_up < GIVE_UP_MS * 1000000ull)
+        give_up = GIVE_UP_MS * 1000000ull;
+    if (!*added && now - w->t_first < give_up) {
         /* Nothing folded yet (scan delay, a long scan period): wait another
          * window from the same readings. */
         w->t_start = now;
