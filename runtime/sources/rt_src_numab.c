@@ -1,5 +1,7 @@
 /* rt_src_numab.c: the numa_balancing counter source: each thread's NUMA hinting faults per node, read from /proc/self/task/TID/sched over a time window around a region's sampled executions. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,11 +28,12 @@
  *
  * Sampling is by time, not by execution count: the kernel folds a scan
  * pass's faults into what /proc shows only at the thread's first fault of
- * the next pass. A region's window opens at the end of its first sampled
- * execution (every team thread's file read once) and closes at the end of
- * the first sampled execution `window` ms later (read again); until then
- * region_end answers RT_SOURCE_PENDING and the loop keeps the phase open.
- * A window that saw no fault is extended (see GIVE_UP).
+ * the next pass. A region's window opens before its first sampled
+ * execution (every thread of the process read; the team's are known at
+ * the execution's end) and closes at the end of a sampled execution at
+ * least `window` ms later once every team thread's faults showed (see
+ * GRACE, GIVE_UP); until then region_end answers RT_SOURCE_PENDING and the
+ * loop keeps the phase open.
  *
  * What a window counts: every fault the kernel folded for the team's
  * threads meanwhile, whichever code took it; regions that alternate within
@@ -39,7 +42,8 @@
  * numa_alloc_onnode) is not scanned by kernels before 5.12 and is not on
  * later ones unless the policy asks for it (MPOL_F_NUMA_BALANCING).
  *
- * Cost: two reads of a small /proc file per thread per window, and a clock
+ * Cost: a read of a small /proc file per thread of the process when a
+ * window opens, one per team thread each `window` ms, and a clock
  * read per sampled execution; windows are allocated once per region slot
  * and never freed (a thread of a shared nested record may still write its
  * TID into one).
@@ -53,6 +57,11 @@
  * apart once it decided the memory is well placed). */
 #define GIVE_UP 8
 #define GIVE_UP_MS 60000
+/* Once one thread's faults showed, the others' are waited for this long
+ * (GRACE windows, at least GRACE_MS: a scan pass reaches each thread's
+ * memory at its own moment, the default pass period is 1 s). */
+#define GRACE 4
+#define GRACE_MS 3000
 #define READ_BUF (16 * 1024)   /* a sched file: ~2.5 KiB and 90 bytes per node */
 
 typedef struct window {
@@ -65,7 +74,11 @@ typedef struct window {
     pid_t            *base_tid;      /* [capacity] whose statistics base holds */
     rt_numa_faults_t *base;          /* [capacity] */
     int               have_base;
-    uint64_t          t_first, t_start;
+    int               npre, pre_cap; /* every thread of the process when the window opened */
+    pid_t            *pre_tid;       /* [pre_cap] */
+    rt_numa_faults_t *pre;           /* [pre_cap] */
+    uint64_t          t_first, t_start, t_data; /* window opened, last read, first faults seen */
+    uint64_t         *est;           /* [capacity * RT_NUMA_FAULTS_NODES] faults since base */
     char             *buf;           /* READ_BUF */
 } window_t;
 
@@ -190,7 +203,15 @@ static window_t *open_window(const rt_sample_t *s)
             slot->base_tid = calloc((size_t)s->team_size, sizeof *slot->base_tid);
             slot->base = calloc((size_t)s->team_size, sizeof *slot->base);
             slot->buf = malloc(READ_BUF);
-            if (!slot->tid || !slot->base_tid || !slot->base || !slot->buf) {
+            slot->est = calloc((size_t)s->team_size * RT_NUMA_FAULTS_NODES, sizeof *slot->est);
+            slot->pre_cap = 2 * s->team_size + 16;
+            slot->pre_tid = calloc((size_t)slot->pre_cap, sizeof *slot->pre_tid);
+            slot->pre = calloc((size_t)slot->pre_cap, sizeof *slot->pre);
+            if (!slot->tid || !slot->base_tid || !slot->base || !slot->buf || !slot->est || !slot->pre_tid ||
+                !slot->pre) {
+                free(slot->est);
+                free(slot->pre_tid);
+                free(slot->pre);
                 free(slot->tid);
                 free(slot->base_tid);
                 free(slot->base);
@@ -220,11 +241,45 @@ static void close_window(window_t *w)
     __atomic_store_n(&w->used, 0, __ATOMIC_RELEASE);
 }
 
+/* Every thread's statistics before the region's first sampled execution:
+ * the team is not known yet, and a kernel that migrates a page counts the
+ * migration at once but the fault only a pass later, so the migrations of
+ * the first execution must fall inside the window. getdents64 on
+ * /proc/self/task: no allocation. */
+static void read_all(window_t *w)
+{
+    w->npre = 0;
+    int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char ents[4096];
+    long n;
+    while ((n = syscall(SYS_getdents64, fd, ents, sizeof ents)) > 0)
+        for (long off = 0; off < n;) {
+            struct {
+                uint64_t ino;
+                int64_t off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *d = (void *)(ents + off);
+            off += d->reclen;
+            pid_t tid = (pid_t)atoi(d->name);
+            if (tid > 0 && w->npre < w->pre_cap &&
+                rt_numa_faults_read(tid, w->buf, READ_BUF, &w->pre[w->npre]) == 0)
+                w->pre_tid[w->npre++] = tid;
+        }
+    close(fd);
+}
+
 static void region_begin(const rt_sample_t *s, const void *team)
 {
     (void)team;
-    if (s->record && s->team_size <= MAX_TEAM && !find(s))
-        open_window(s);
+    if (!s->record || s->team_size > MAX_TEAM || find(s))
+        return;
+    window_t *w = open_window(s);
+    if (w)
+        read_all(w);
 }
 
 static void thread_begin(const rt_sample_t *s, int index, const void *team)
@@ -235,30 +290,41 @@ static void thread_begin(const rt_sample_t *s, int index, const void *team)
         __atomic_store_n(&w->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELAXED);
 }
 
-/* Each thread's statistics now, from base; adds the estimates to the table. */
-static uint64_t read_window(window_t *w, const rt_sample_t *s)
+/* Each thread's faults since base, into w->est; returns how many threads
+ * have any, *readable how many could be read. */
+static int read_window(window_t *w, int *readable)
 {
-    uint64_t added = 0;
+    int with_data = 0;
+    *readable = 0;
     for (int t = 0; t < w->team_size; t++) {
         rt_numa_faults_t now;
+        uint64_t *est = &w->est[(size_t)t * RT_NUMA_FAULTS_NODES];
+        memset(est, 0, RT_NUMA_FAULTS_NODES * sizeof *est);
         pid_t tid = __atomic_load_n(&w->tid[t], __ATOMIC_RELAXED);
         /* A thread whose place in the team another took since the window
          * opened: its statistics are not the first's. */
         if (!tid || tid != w->base_tid[t] || rt_numa_faults_read(tid, w->buf, READ_BUF, &now) != 0)
             continue;
-        uint64_t est[RT_NUMA_FAULTS_NODES];
-        if (!rt_numab_estimate(&w->base[t], &now, est))
-            continue;
+        (*readable)++;
+        with_data += rt_numab_estimate(&w->base[t], &now, est) > 0;
+    }
+    return with_data;
+}
+
+static uint64_t commit(window_t *w, const rt_sample_t *s)
+{
+    uint64_t added = 0;
+    for (int t = 0; t < w->team_size; t++)
         for (int k = 0; k < RT_NUMA_FAULTS_NODES; k++) {
-            int node = est[k] ? rt_topo_node_of_os(&rt_mach->topo, k) : -1;
+            uint64_t v = w->est[(size_t)t * RT_NUMA_FAULTS_NODES + (size_t)k];
+            int node = v ? rt_topo_node_of_os(&rt_mach->topo, k) : -1;
             if (node < 0 || node >= s->nnodes)
                 continue;
-            s->tnt[(size_t)t * (size_t)s->nnodes + (size_t)node] += est[k];
+            s->tnt[(size_t)t * (size_t)s->nnodes + (size_t)node] += v;
             if (s->samples)
-                s->samples[t] += est[k];
-            added += est[k];
+                s->samples[t] += v;
+            added += v;
         }
-    }
     return added;
 }
 
@@ -273,29 +339,42 @@ static int region_end(const rt_sample_t *s, uint64_t *added)
     }
     uint64_t now = rt_now_ns(), window_ns = (uint64_t)rt_conf->window_ms * 1000000ull;
     if (!w->have_base) {
+        /* Each team thread's statistics from before the execution; a thread
+         * created for it had none (its scan sequence is the process's). */
         for (int t = 0; t < w->team_size; t++) {
-            w->base_tid[t] = __atomic_load_n(&w->tid[t], __ATOMIC_RELAXED);
-            if (w->base_tid[t] && rt_numa_faults_read(w->base_tid[t], w->buf, READ_BUF, &w->base[t]) != 0)
-                w->base_tid[t] = 0;
+            pid_t tid = w->base_tid[t] = __atomic_load_n(&w->tid[t], __ATOMIC_RELAXED);
+            memset(&w->base[t], 0, sizeof w->base[t]);
+            w->base[t].current_node = -1;
+            w->base[t].scan_seq = w->npre ? w->pre[0].scan_seq : 0;
+            for (int i = 0; tid && i < w->npre; i++)
+                if (w->pre_tid[i] == tid)
+                    w->base[t] = w->pre[i];
         }
         w->have_base = 1;
         w->t_first = w->t_start = now;
+        w->t_data = 0;
         return RT_SOURCE_PENDING;
     }
     if (now - w->t_start < window_ns)
         return RT_SOURCE_PENDING;
-    *added = read_window(w, s);
-    uint64_t give_up = (uint64_t)GIVE_UP * window_ns;
+    int readable, with_data = read_window(w, &readable);
+    uint64_t give_up = (uint64_t)GIVE_UP * window_ns, grace = (uint64_t)GRACE * window_ns;
     if (give_up < GIVE_UP_MS * 1000000ull)
         give_up = GIVE_UP_MS * 1000000ull;
-    if (!*added && now - w->t_first < give_up) {
-        /* Nothing folded yet (scan delay, a long scan period): wait another
-         * window from the same readings. */
+    if (grace < GRACE_MS * 1000000ull)
+        grace = GRACE_MS * 1000000ull;
+    if (with_data && !w->t_data)
+        w->t_data = now;
+    /* Threads fold their faults at different moments (each at its own
+     * first fault of a pass): wait for all, or a while after the first. */
+    if ((!with_data || with_data < readable) && now - w->t_first < give_up &&
+        !(w->t_data && now - w->t_data >= grace)) {
         w->t_start = now;
         return RT_SOURCE_PENDING;
     }
-    rt_verbose(2, "numa_balancing: region %d: %llu hinting faults in %.0f ms", s->id,
-               (unsigned long long)*added, (double)(now - w->t_first) / 1e6);
+    *added = commit(w, s);
+    rt_verbose(2, "numa_balancing: region %d: %llu hinting faults in %.0f ms, %d of %d threads had some", s->id,
+               (unsigned long long)*added, (double)(now - w->t_first) / 1e6, with_data, w->team_size);
     close_window(w);
     return 0;
 }
