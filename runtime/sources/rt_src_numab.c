@@ -90,14 +90,19 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 uint64_t rt_numab_estimate(const rt_numa_faults_t *before, const rt_numa_faults_t *after, uint64_t *est)
 {
     int nodes = after->nodes > before->nodes ? after->nodes : before->nodes;
-    int changed = after->total != before->total || after->pages_migrated != before->pages_migrated;
+    /* The counts change only when the thread folds (and then always, by
+     * the decay or by new faults): unchanged counts mean no fold, whatever
+     * the scan sequence or the migrations (counted at the fault) did. */
+    int changed = after->total != before->total;
     for (int n = 0; n < RT_NUMA_FAULTS_NODES; n++) {
         est[n] = 0;
         changed |= after->faults[n] != before->faults[n];
     }
+    if (!changed)
+        return 0;
     uint64_t passes = after->scan_seq > before->scan_seq ? after->scan_seq - before->scan_seq : 0;
     int k = passes > 63 ? 63 : (int)passes;
-    if (changed && k == 0)
+    if (k == 0)
         k = 1; /* a thread that lagged a pass folds once without the sequence moving */
     uint64_t total = 0;
     for (int n = 0; n < nodes; n++) {
@@ -291,7 +296,7 @@ static void thread_begin(const rt_sample_t *s, int index, const void *team)
 }
 
 /* Each thread's faults since base, into w->est; returns how many threads
- * have any, *readable how many could be read. */
+ * have enough to show, *readable how many could be read. */
 static int read_window(window_t *w, int *readable)
 {
     int with_data = 0;
@@ -306,7 +311,21 @@ static int read_window(window_t *w, int *readable)
         if (!tid || tid != w->base_tid[t] || rt_numa_faults_read(tid, w->buf, READ_BUF, &now) != 0)
             continue;
         (*readable)++;
-        with_data += rt_numab_estimate(&w->base[t], &now, est) > 0;
+        /* Migrations count at the fault, the fault a pass later: a thread
+         * whose folded faults are far fewer than its migrations has most of
+         * its faults still to show. */
+        uint64_t total = rt_numab_estimate(&w->base[t], &now, est);
+        uint64_t migrated = now.pages_migrated > w->base[t].pages_migrated
+                                ? now.pages_migrated - w->base[t].pages_migrated : 0;
+        with_data += total > 0 && 2 * total >= migrated;
+        if (rt_log_verbosity >= 2 && now.nodes >= 2)
+            rt_verbose(2, "numa_balancing: thread %d (tid %d) on node %d: faults %llu,%llu -> %llu,%llu, "
+                       "migrated +%llu, passes +%llu; estimate %llu,%llu", t, (int)tid, now.current_node,
+                       (unsigned long long)w->base[t].faults[0], (unsigned long long)w->base[t].faults[1],
+                       (unsigned long long)now.faults[0], (unsigned long long)now.faults[1],
+                       (unsigned long long)(now.pages_migrated - w->base[t].pages_migrated),
+                       (unsigned long long)(now.scan_seq - w->base[t].scan_seq), (unsigned long long)est[0],
+                       (unsigned long long)est[1]);
     }
     return with_data;
 }
@@ -373,7 +392,7 @@ static int region_end(const rt_sample_t *s, uint64_t *added)
         return RT_SOURCE_PENDING;
     }
     *added = commit(w, s);
-    rt_verbose(2, "numa_balancing: region %d: %llu hinting faults in %.0f ms, %d of %d threads had some", s->id,
+    rt_verbose(2, "numa_balancing: region %d: %llu hinting faults in %.0f ms, %d of %d threads had enough", s->id,
                (unsigned long long)*added, (double)(now - w->t_first) / 1e6, with_data, w->team_size);
     close_window(w);
     return 0;

@@ -12,9 +12,10 @@
  *
  * The kernel keeps no plain count: at a thread's first fault after each
  * scan pass (mm->numa_scan_seq changed) it halves what it had and adds the
- * faults buffered since. So the earlier reading is decayed as many times as
- * passes went by (at least once when anything changed) before it is
- * subtracted; what remains weighs recent faults more, as the kernel does.
+ * faults buffered since. Counts that did not change mean no fold: nothing.
+ * Otherwise the earlier reading is decayed as many times as passes went by
+ * (at least once) before it is subtracted; what remains weighs recent
+ * faults more, as the kernel does.
  *
  * A fault that made the kernel migrate the page is counted on the page's
  * new node, the thread's own: numa_pages_migrated says how many did.

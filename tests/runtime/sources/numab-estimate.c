@@ -75,19 +75,22 @@ int main(int argc, char **argv)
     // CHECK-NEXT: vm thread 0: total 3322 per node 0 3322
     // CHECK-NEXT: vm thread 1: total 3396 per node 3396 0
 
-    unsigned f1000[] = {1000, 0}, f1500[] = {1500, 0}, f0[] = {0, 0, 0, 0};
+    unsigned f1000[] = {1000, 0}, f1500[] = {1500, 0}, f900[] = {900, 0}, f0[] = {0, 0, 0, 0};
     rt_numa_faults_t s5 = state(5, 0, 1, 2, f1000);
-    rt_numa_faults_t s6 = state(6, 0, 1, 2, f1500), s7 = state(7, 0, 1, 2, f1500), s8 = state(8, 0, 1, 2, f1000);
+    rt_numa_faults_t s6 = state(6, 0, 1, 2, f1500), s7 = state(7, 0, 1, 2, f1500), s8 = state(8, 0, 1, 2, f900);
+    rt_numa_faults_t idle = state(8, 300, 1, 2, f1000);
     estimate("one pass", &s5, &s6, 2);       /* 1000 halved, 1000 new */
     estimate("two passes", &s5, &s7, 2);     /* 1000 quartered */
-    estimate("decayed only", &s5, &s8, 2);   /* 1000 -> 125 + 875 new: the decay is not mistaken for nothing */
+    estimate("three passes", &s5, &s8, 2);   /* 1000 -> 125, 775 new: a lower count is not mistaken for nothing */
     estimate("nothing", &s5, &s5, 2);
+    estimate("no fold", &s5, &idle, 2);      /* passes and migrations, counts unchanged: nothing folded yet */
     rt_numa_faults_t lag = state(5, 0, 1, 2, f1500);
     estimate("lagging fold", &s5, &lag, 2);  /* same sequence, values changed: one fold */
     // CHECK-NEXT: one pass: total 1000 per node 1000 0
     // CHECK-NEXT: two passes: total 1250 per node 1250 0
-    // CHECK-NEXT: decayed only: total 875 per node 875 0
+    // CHECK-NEXT: three passes: total 775 per node 775 0
     // CHECK-NEXT: nothing: total 0 per node 0 0
+    // CHECK-NEXT: no fold: total 0 per node 0 0
     // CHECK-NEXT: lagging fold: total 1000 per node 1000 0
 
     /* 4 nodes, thread on node 0: 400 migrated of its 800 local-looking faults go to the other nodes in proportion to
