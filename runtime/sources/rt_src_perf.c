@@ -85,6 +85,7 @@ typedef struct state {
 static struct perf_event_attr attr;  /* the chosen event, disabled */
 static const char *event_name = "";
 static int emulate;
+static uint64_t page_mask;
 static state_t *st;
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;  /* event slots */
 static __thread int my_ev = -1;
@@ -209,6 +210,7 @@ static void start(void)
     }
     for (int i = 0; i < MAX_TEAM; i++)
         st->team_ev[i] = -1;
+    page_mask = ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
     emulate = !rt_mach->topo.this_system || strcmp(rt_mach->topo.origin, "this system") != 0;
     rt_verbose(1, "perf source: %s, %s", event_name,
                emulate ? "first touch emulated: a sample counts on its CPU's node" : "node of each page from move_pages");
@@ -345,8 +347,7 @@ static void on_sample(const rt_perf_sample_t *smp, void *ctx)
         if (t < 0)
             return;
     }
-    size_t pagesz = (size_t)sysconf(_SC_PAGESIZE);
-    st->page[st->nbatch] = (void *)(uintptr_t)(smp->addr & ~(uint64_t)(pagesz - 1));
+    st->page[st->nbatch] = (void *)(uintptr_t)(smp->addr & page_mask);
     st->thread[st->nbatch] = t;
     st->cpu[st->nbatch] = (int)smp->cpu;
     if (++st->nbatch == BATCH)
