@@ -118,8 +118,10 @@ static void counters_end(rt_region_t *r)
     rt_sample_t s;
     uint64_t added;
     rt_loop_sample(r, &s);
-    if (rt_counters_region_end(&s, &added))
+    int got = rt_counters_region_end(&s, &added);
+    if (got & RT_SOURCE_ARMED)
         r->armed_execs++;
+    r->source_pending = (got & RT_SOURCE_PENDING) != 0;
 }
 
 void rt_event_region_abandon(rt_region_t *r)

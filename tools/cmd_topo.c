@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "rt_affinity.h"
 #include "rt_counters.h"
+#include "rt_perf.h"
 #include "rt_settings.h"
 #include "rt_topology.h"
 #include "rt_util.h"
@@ -41,8 +42,11 @@ static void print_text(const rt_topo_t *t)
     printf("pins: %s\n", rt_affinity_mode());
     printf("counter sources:\n");
     for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
-        printf("  %-10s %s\n", rt_source_name((rt_source_t)s),
+        printf("  %-14s %s\n", rt_source_name((rt_source_t)s),
                rt_counters_reason(s)[0] ? rt_counters_reason(s) : "available");
+    char perf[512];
+    rt_perf_describe(perf, sizeof perf);
+    printf("perf here: %s\n", perf);
 }
 
 static void print_json(const rt_topo_t *t)
@@ -74,7 +78,11 @@ static void print_json(const rt_topo_t *t)
         else
             printf("null");
     }
-    printf("}}\n");
+    char perf[512];
+    rt_perf_describe(perf, sizeof perf);
+    printf("},\"perf\":");
+    rt_json_string(stdout, perf);
+    printf("}\n");
 }
 
 int ompnuma_cmd_topo(int argc, char **argv)

@@ -442,9 +442,11 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
                 return;
             r->armed_seen = r->armed_execs;
             /* Counting executions: their times are not a fair baseline when
-             * the source slows them, so a timing-only phase follows. */
+             * the source slows them, so a timing-only phase follows. A
+             * source sampled by time keeps the phase open until its window
+             * closed (the executions meanwhile time the baseline). */
             phase_add(r, cp);
-            if (r->phase_execs < sample)
+            if (r->phase_execs < sample || r->source_pending)
                 return;
             if (rt_counters_intrusive()) {
                 window_reset(r);
@@ -469,7 +471,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         return;
     default:
         if (r->confirming) {
-            if (++r->phase_execs >= sample)
+            if (++r->phase_execs >= sample && !r->source_pending)
                 end_confirm(r);
             return;
         }

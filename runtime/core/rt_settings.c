@@ -20,10 +20,17 @@
 #define DEFAULT_SAMPLE 4
 #define FACTOR_MIN 1.0
 #define FACTOR_MAX 100.0
+/* The kernel scans a task's memory every 1 s at the fastest by default
+ * (numa_balancing scan_period_min_ms) and folds a scan's faults into what
+ * /proc shows at the next one: shorter windows would mostly see nothing. */
+#define WINDOW_MIN_MS 10
+#define WINDOW_MAX_MS 600000
+#define DEFAULT_WINDOW_MS 2000
 
 static const char *const source_names[RT_SOURCE_COUNT] = {
-    "auto", "perf", "papi", "pagefault", "hints", "replay",
+    "auto", "perf", "numa_balancing", "papi", "pagefault", "hints", "replay",
 };
+static const char *const perf_event_names[] = {"auto", "page-faults"};
 static const char *const track_names[] = {"api", "anon", "all"};
 
 const char *rt_source_name(rt_source_t source)
@@ -46,6 +53,8 @@ static void defaults(rt_settings_t *s)
     s->source = RT_SOURCE_AUTO;
     s->verify = 1;
     s->track = RT_TRACK_API;
+    s->window_ms = DEFAULT_WINDOW_MS;
+    s->perf_event = RT_PERF_EVENT_AUTO;
     s->report = RT_REPORT_NONE;
 }
 
@@ -155,8 +164,10 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *   <flag>      ::= "dry_run"                                   (same as dry_run=on)
  *   <key>=<value> ::= "sample=" <int 1..1000>
  *                 | "numa_factor=" ( "auto" | <real 1..100> )
- *                 | "source=" ( "auto" | "perf" | "papi" | "pagefault" | "hints"
- *                             | "replay:" <readable file> )
+ *                 | "source=" ( "auto" | "perf" | "numa_balancing" | "papi" | "pagefault"
+ *                             | "hints" | "replay:" <readable file> )
+ *                 | "window=" <int 10..600000>                  (ms, sources sampled by time)
+ *                 | "perf_event=" ( "auto" | "page-faults" )    (page-faults: for testing)
  *                 | "verify=" <bool> | "dry_run=" <bool>
  *                 | "track=" ( "api" | "anon" | "all" )
  *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
@@ -224,6 +235,22 @@ static int opt_track(rt_settings_t *s, const char *v, char *instead, size_t len)
     return 0;
 }
 
+static int opt_window(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "window=%d", s->window_ms);
+    return parse_int(v, WINDOW_MIN_MS, WINDOW_MAX_MS, &s->window_ms);
+}
+
+static int opt_perf_event(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    int i;
+    snprintf(instead, len, "perf_event=%s", perf_event_names[s->perf_event]);
+    if (parse_name(v, perf_event_names, 2, &i) != 0)
+        return -1;
+    s->perf_event = (rt_perf_event_t)i;
+    return 0;
+}
+
 static int opt_scheduler(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "scheduler=%s", pl_bubble_sched_name(s->scheduler));
@@ -248,12 +275,14 @@ static const struct {
 } placement_options[] = {
     {"sample", opt_sample, "an integer in 1..1000"},
     {"numa_factor", opt_numa_factor, "auto or a number in 1..100"},
-    {"source", opt_source, "auto, perf, papi, pagefault, hints or replay:<readable file>"},
+    {"source", opt_source, "auto, perf, numa_balancing, papi, pagefault, hints or replay:<readable file>"},
     {"verify", opt_verify, "on or off"},
     {"dry_run", opt_dry_run, "on or off"},
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
     {"cache", opt_cache, "a file that can be written"},
+    {"window", opt_window, "an integer number of milliseconds in 10..600000"},
+    {"perf_event", opt_perf_event, "auto or page-faults"},
 };
 #define NOPTIONS (sizeof placement_options / sizeof placement_options[0])
 
@@ -356,6 +385,11 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
                      s->dry_run ? "on" : "off", track_names[s->track]);
     if (s->mode == RT_MODE_BUBBLE && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",scheduler=%s", pl_bubble_sched_name(s->scheduler));
+    /* Shown when not the default, so the usual string stays short. */
+    if (s->window_ms != DEFAULT_WINDOW_MS && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ",window=%d", s->window_ms);
+    if (s->perf_event != RT_PERF_EVENT_AUTO && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ",perf_event=%s", perf_event_names[s->perf_event]);
     if (s->cache_path[0] && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
 }

@@ -9,6 +9,7 @@
 typedef enum rt_source {
     RT_SOURCE_AUTO = 0,
     RT_SOURCE_PERF,
+    RT_SOURCE_NUMAB,      /* the kernel's NUMA-balancing hinting faults per thread */
     RT_SOURCE_PAPI,
     RT_SOURCE_PAGEFAULT,
     RT_SOURCE_HINTS,
@@ -30,6 +31,15 @@ typedef enum rt_track {
     RT_TRACK_ALL
 } rt_track_t;
 
+/* The event the perf source samples: the PMU's load-address sampler
+ * (auto), or, for testing where there is no PMU, the kernel's software
+ * page-fault event, which carries the faulting data address: it sees a
+ * thread's first touches, not its loads. */
+typedef enum rt_perf_event {
+    RT_PERF_EVENT_AUTO = 0,
+    RT_PERF_EVENT_PAGE_FAULTS
+} rt_perf_event_t;
+
 /* What the runtime does, derived once from the policy word. */
 typedef enum rt_mode {
     RT_MODE_OFF = 0,      /* OMP_PLACEMENT=off: measure nothing unless a report is asked for */
@@ -49,6 +59,8 @@ typedef struct rt_settings {
     int              verify;         /* measure after a move and roll back if slower */
     int              dry_run;        /* record intended pins, apply none */
     rt_track_t       track;
+    int              window_ms;      /* sources sampled by time (numa_balancing): shortest window */
+    rt_perf_event_t  perf_event;
     rt_report_mode_t report;
     char             report_path[PATH_MAX];
     int              verbose;        /* 0, 1 decisions, 2 every event of interest */

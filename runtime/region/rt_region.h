@@ -95,6 +95,8 @@ typedef struct rt_region {
     uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
     uint64_t     armed_seen;    /* armed_execs the loop has counted */
     int          unarmed;       /* sampling executions the source could not arm */
+    int          source_pending;/* a source sampled by time has its window open: the phase
+                                   goes on whatever the execution count */
     uint64_t     repins;        /* re-pins threads made entering this region */
     uint64_t     repins_mark;   /* repins at the start of the current window */
     int          compromise;    /* pins shared with other regions to stop bouncing */

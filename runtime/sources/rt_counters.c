@@ -6,17 +6,19 @@
 #include "rt_log.h"
 
 /* In the order `auto` prefers them: hardware address sampling first, then
- * hardware counts, then software sampling, then what the program told us.
- * replay is never chosen by auto: it needs a file. */
+ * what the kernel's NUMA balancing already samples, then software sampling
+ * of program memory, then what the program told us. papi is never chosen
+ * by auto (no per-node DRAM event is known to it), nor replay (it needs a
+ * file). */
 static const rt_source_ops_t *const sources[RT_SOURCE_COUNT] = {
     [RT_SOURCE_PERF] = &rt_source_perf,
+    [RT_SOURCE_NUMAB] = &rt_source_numab,
     [RT_SOURCE_PAPI] = &rt_source_papi,
     [RT_SOURCE_PAGEFAULT] = &rt_source_pagefault,
     [RT_SOURCE_HINTS] = &rt_source_hints,
     [RT_SOURCE_REPLAY] = &rt_source_replay,
 };
-static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_PAPI, RT_SOURCE_PAGEFAULT,
-                                         RT_SOURCE_HINTS};
+static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_NUMAB, RT_SOURCE_PAGEFAULT, RT_SOURCE_HINTS};
 
 static const rt_source_ops_t *active;
 static rt_source_t used = RT_SOURCE_AUTO;

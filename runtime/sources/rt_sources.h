@@ -25,6 +25,9 @@ typedef struct rt_sample {
     int         after;      /* the sample after a kept move (a replayed table says nothing of it) */
 } rt_sample_t;
 
+#define RT_SOURCE_ARMED   1
+#define RT_SOURCE_PENDING 2
+
 typedef struct rt_source_ops {
     /* 0 when the source can work here; otherwise -1 with the reason in why. */
     int  (*probe)(char *why, size_t len);
@@ -39,13 +42,17 @@ typedef struct rt_source_ops {
     void (*thread_begin)(const rt_sample_t *s, int index, const void *team);
     /* The primary after every execution of a region the source may have
      * armed: take back what was armed and, when s->record, add to s->tnt.
-     * *added receives the samples added. Returns 1 when this execution was
-     * armed for the region (an intrusive source samples one at a time). */
+     * *added receives the samples added. Returns RT_SOURCE_* bits:
+     * RT_SOURCE_ARMED when this execution was armed for the region (an
+     * intrusive source samples one at a time), RT_SOURCE_PENDING while a
+     * source that samples by time has not closed its window (the loop then
+     * keeps the phase open past `sample` executions). */
     int  (*region_end)(const rt_sample_t *s, uint64_t *added);
     int    intrusive;  /* sampling slows the sampled execution */
 } rt_source_ops_t;
 
 extern const rt_source_ops_t rt_source_perf;
+extern const rt_source_ops_t rt_source_numab;
 extern const rt_source_ops_t rt_source_papi;
 extern const rt_source_ops_t rt_source_pagefault;
 extern const rt_source_ops_t rt_source_hints;
