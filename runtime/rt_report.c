@@ -10,6 +10,7 @@
 #include "rt_bubble.h"
 #include "rt_counters.h"
 #include "rt_log.h"
+#include "rt_monitor.h"
 #include "rt_region.h"
 #include "rt_report.h"
 #include "rt_settings.h"
@@ -164,6 +165,8 @@ int rt_report_json(FILE *f)
     }
     fprintf(f, "],\"bubbles\":");
     rt_bubble_report_json(f);
+    fprintf(f, ",\"monitor\":");
+    rt_monitor_report_json(f);
     fprintf(f, "}\n");
     return ferror(f) ? -1 : 0;
 }
@@ -196,6 +199,7 @@ void rt_report_text(FILE *f)
                 r->timed_executions ? (double)r->cp_sum / (double)r->timed_executions / 1e3 : 0.0, r->cp_before_ns / 1e3,
                 r->cp_after_ns / 1e3, rt_outcome_name(r->outcome), cpus);
     }
+    rt_monitor_report_text(f);
     fflush(f);
 }
 

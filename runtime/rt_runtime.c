@@ -6,6 +6,7 @@
 #include "rt_counters.h"
 #include "rt_hints.h"
 #include "rt_log.h"
+#include "rt_monitor.h"
 #include "rt_report.h"
 #include "rt_runtime.h"
 #include "rt_settings.h"
@@ -45,6 +46,7 @@ void rt_runtime_init(void)
     rt_affinity_init();
     rt_counters_init();
     rt_hints_init();
+    rt_monitor_init();
     if (rt_conf->display_env)
         rt_settings_print(rt_conf, stderr);
     if (rt_conf->display_env == 2)
@@ -60,5 +62,6 @@ void rt_runtime_fini(void)
 {
     if (!initialized)
         return;
+    rt_monitor_stop(); /* its last step ends before the report is written */
     rt_report_write(getpid() != started_in);
 }
