@@ -48,6 +48,8 @@ def render(r, out, show_tnt):
         out.write(head.format(g["id"], g["parent"], g["symbol"][:28], g["team_size"], g["executions"],
                               us(cp["mean"]), us(cp["before"]), us(cp["after"]), g["outcome"],
                               ",".join(str(c) for c in g["cpus"])))
+    if r.get("monitor"):
+        render_monitor(r["monitor"], out)
     if show_tnt:
         for g in r["regions"]:
             if not any(any(row) for row in g["tnt"]):
@@ -64,6 +66,45 @@ def render(r, out, show_tnt):
             if d:
                 out.write("  decided by {} in {:.1f} us; predicted {:.4g} -> {:.4g}\n".format(
                     d["policy"], d["decision_us"], d["predicted_before"], d["predicted_after"]))
+
+
+def num(v, fmt="{:.4g}"):
+    return "-" if v is None else fmt.format(v)
+
+
+def render_monitor(m, out):
+    """The IMAR2 monitor: its counts and its timeline, one row per decision."""
+    out.write("\nmonitor   {} ({}): {} steps, {} migrations, {} rollbacks, {} refused, {} moved by others, "
+              "{} idle periods\n".format(m["algorithm"], m["state"], m["steps"], m["migrations"], m["rollbacks"],
+                                        m["refused"], m["foreign_moves"], m["idle"]))
+    out.write("          period {:g}..{:g} ms (last {:g} ms), ratio {:g}, seed {}, team of {}{}\n".format(
+        m["period_ms"], m["period_max_ms"], m["period_now_ms"], m["ratio"], m["seed"], m["team_size"],
+        ", {} oldest entries dropped".format(m["dropped"]) if m["dropped"] else ""))
+    if m["why"]:
+        out.write("          {}\n".format(m["why"]))
+    if not m["timeline"]:
+        return
+    head = "{:>5} {:>9} {:<8} {:>6} {:>11} {:>11} {:>7} {:>7} {:>10} {:>10} {:>10} {:>9}  {}\n"
+    out.write(head.format("step", "t_ms", "action", "thread", "from", "to", "partner", "tickets", "P_before",
+                          "P_after", "total", "period_ms", "outcome"))
+    last = len(m["timeline"]) - 1
+    for i, e in enumerate(m["timeline"]):
+        if not e["applied"]:
+            outcome = "refused: {}".format(e["error"] or "?")
+        elif e["action"] == "rollback":
+            outcome = "undoes the previous move"
+        elif e["rolled_back"]:
+            outcome = "rolled back"
+        elif e["perf_after"] is None and i == last:
+            outcome = "not judged yet"
+        else:
+            outcome = "kept"
+        tickets = "{}/{}".format(e["tickets"], e["total_tickets"]) if e["action"] == "migrate" else "-"
+        out.write(head.format(e["step"], "{:.1f}".format(e["t_ms"]), e["action"], e["thread"],
+                              "{} (n{})".format(e["from_cpu"], e["from_node"]),
+                              "{} (n{})".format(e["to_cpu"], e["to_node"]),
+                              "-" if e["partner"] is None else e["partner"], tickets, num(e["perf_before"]),
+                              num(e["perf_after"]), num(e["total"]), "{:g}".format(e["period_ms"]), outcome))
 
 
 def main(argv):
