@@ -20,6 +20,15 @@
 /* Timeline entries kept (the newest); older ones are counted as dropped.
  * Preallocated: a step allocates nothing. */
 #define RING 512
+/* Work units each thread must have done in a team's first measured
+ * interval for work to count (see measure()). */
+#define WORK_MIN 16
+
+/* What P's rate counts for the current team, fixed at its first measured
+ * interval: totals and records of intervals counted in different units
+ * would not compare. */
+enum { UNIT_UNDECIDED = 0, UNIT_WORK, UNIT_NONE };
+static const char *const unit_names[] = {"undecided", "work", "none"};
 
 enum { ST_NEVER = 0, ST_STARTING, ST_RUNNING, ST_STOPPED, ST_FAILED, ST_CHILD };
 static const char *const state_names[] = {"not started", "starting", "running", "stopped", "failed",
@@ -44,6 +53,7 @@ typedef struct entry {
     int              applied;       /* the affinity owner moved the threads (or, in dry run, would have) */
     int              err;           /* errno of a refused move */
     int              rolled_back;   /* a later step undid this migration */
+    int              tnt;           /* P's latency came from a TNT (else L = 1: blind to NUMA) */
 } entry_t;
 
 static struct {
@@ -66,12 +76,13 @@ static struct {
     int            *core_cpu, *core_node, *cpu_core;
 
     /* The managed team and IMAR2's state over it. */
-    int             have_team, n;
+    int             have_team, n, unit;
+    int             used_tnt;       /* the last measure() found a TNT */
     rt_thread_t   **member, **cand;
     int             cand_cap;
     int            *core, *our_cpu;
     double         *record, *perf;
-    uint64_t       *work, *cpu_ns;
+    uint64_t       *work, *cpu_ns, *dwork, *dcpu;
     pl_imar_dest_t *dests;
     int             max_dests;
     pl_imar_t       im;
@@ -188,11 +199,13 @@ static void team_free(void)
     free(mon.perf);
     free(mon.work);
     free(mon.cpu_ns);
+    free(mon.dwork);
+    free(mon.dcpu);
     free(mon.dests);
     mon.member = NULL;
     mon.core = mon.our_cpu = NULL;
     mon.record = mon.perf = NULL;
-    mon.work = mon.cpu_ns = NULL;
+    mon.work = mon.cpu_ns = mon.dwork = mon.dcpu = NULL;
     mon.dests = NULL;
     mon.have_team = 0;
 }
@@ -210,9 +223,11 @@ static int team_setup(const rt_region_t *r, int n)
     mon.perf = malloc(nn * sizeof *mon.perf);
     mon.work = malloc(nn * sizeof *mon.work);
     mon.cpu_ns = malloc(nn * sizeof *mon.cpu_ns);
+    mon.dwork = malloc(nn * sizeof *mon.dwork);
+    mon.dcpu = malloc(nn * sizeof *mon.dcpu);
     mon.max_dests = mon.ncores + n;
     mon.dests = malloc((size_t)mon.max_dests * sizeof *mon.dests);
-    if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns ||
+    if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns || !mon.dwork || !mon.dcpu ||
         !mon.dests) {
         team_free();
         return -1;
@@ -236,6 +251,7 @@ static int team_setup(const rt_region_t *r, int n)
         return -1;
     }
     mon.have_team = 1;
+    mon.unit = UNIT_UNDECIDED;
     mon.teams++;
     mon.open_entry = -1;
     rt_verbose(1, "monitor: managing a team of %d threads (region %d)", n, r->id);
@@ -276,23 +292,46 @@ static const uint64_t *pick_tnt(const rt_region_t *r)
     return NULL;
 }
 
-/* P of every thread over the interval just ended (negative: not measured). */
+/*
+ * P of every thread over the interval just ended (negative: not measured).
+ * The rate's unit is decided once per team: work units (iterations
+ * dispatched, implicit tasks ended) when every thread did at least WORK_MIN
+ * of them in the team's first measured interval, else none (rate 1: P is
+ * share / latency), as for a long region without worksharing, whose only
+ * units would be the rare ends of its implicit tasks. In work units, a
+ * thread that did none in an interval is not measured then.
+ */
 static void measure(uint64_t now, const rt_region_t *r)
 {
     double wall = (double)(now - mon.last_ns) / 1e9;
     const uint64_t *tnt = pick_tnt(r);
+    mon.used_tnt = tnt != NULL;
+    uint64_t *cpu = mon.dcpu, *work = mon.dwork;
+    int measurable = 0, enough = 0;
     for (int t = 0; t < mon.n; t++) {
         const rt_thread_t *m = mon.member[t];
         uint64_t w = __atomic_load_n(&m->work, __ATOMIC_RELAXED), c;
+        cpu[t] = UINT64_MAX;
+        if (mon.cpu_ns[t] == UINT64_MAX || rt_task_cpu_ns(m->place.tid, &c) != 0 || c < mon.cpu_ns[t] || wall <= 0)
+            continue;
+        cpu[t] = c - mon.cpu_ns[t];
+        work[t] = w - mon.work[t];
+        measurable++;
+        enough += work[t] >= WORK_MIN;
+    }
+    if (mon.unit == UNIT_UNDECIDED && measurable > 0) {
+        mon.unit = enough == measurable ? UNIT_WORK : UNIT_NONE;
+        rt_verbose(1, "monitor: performance counts %s", mon.unit == UNIT_WORK ? "work per second" : "no work (rate 1)");
+    }
+    for (int t = 0; t < mon.n; t++) {
         mon.perf[t] = -1.0;
-        if (mon.cpu_ns[t] == UINT64_MAX || rt_task_cpu_ns(m->place.tid, &c) != 0 || c < mon.cpu_ns[t] ||
-            wall <= 0) {
+        if (cpu[t] == UINT64_MAX || mon.unit == UNIT_UNDECIDED || (mon.unit == UNIT_WORK && !work[t])) {
             mon.unmeasured++;
             continue;
         }
         pl_imar_nopmu_t s = {
-            .work = (double)(w - mon.work[t]),
-            .cpu_s = (double)(c - mon.cpu_ns[t]) / 1e9,
+            .work = mon.unit == UNIT_WORK ? (double)work[t] : 0.0,
+            .cpu_s = (double)cpu[t] / 1e9,
             .wall_s = wall,
             .node = mon.core_node[mon.core[t]],
             .refs = tnt ? tnt + (size_t)t * (size_t)mon.nnodes : no_refs,
@@ -377,6 +416,7 @@ static void record(uint64_t now, const pl_imar_step_t *out, int applied, int err
         .period_change = out->period_change,
         .applied = applied,
         .err = err,
+        .tnt = mon.used_tnt,
     };
     mon.open_entry = applied ? (int64_t)mon.nentries : -1;
     mon.nentries++;
@@ -589,7 +629,7 @@ static void json_entry(FILE *f, const entry_t *e)
         rt_json_string(f, strerror(e->err));
     else
         fputs("null", f);
-    fprintf(f, ",\"rolled_back\":%s}", e->rolled_back ? "true" : "false");
+    fprintf(f, ",\"rolled_back\":%s,\"tnt\":%s}", e->rolled_back ? "true" : "false", e->tnt ? "true" : "false");
 }
 
 void rt_monitor_report_json(FILE *f)
@@ -604,7 +644,9 @@ void rt_monitor_report_json(FILE *f)
     rt_json_string(f, state_names[st]);
     fprintf(f, ",\"why\":");
     rt_json_string(f, mon.why);
-    fprintf(f, ",\"performance\":\"nopmu\",\"period_ms\":%.6g,\"period_max_ms\":%.6g,\"ratio\":%.6g,\"seed\":%llu,"
+    fprintf(f, ",\"performance\":\"nopmu\",\"work_unit\":");
+    rt_json_string(f, unit_names[mon.teams ? mon.unit : UNIT_UNDECIDED]);
+    fprintf(f, ",\"period_ms\":%.6g,\"period_max_ms\":%.6g,\"ratio\":%.6g,\"seed\":%llu,"
             "\"period_now_ms\":%.6g,\"team_size\":%d,\"teams\":%llu,\"steps\":%llu,\"idle\":%llu,"
             "\"migrations\":%llu,\"rollbacks\":%llu,\"refused\":%llu,\"foreign_moves\":%llu,\"unmeasured\":%llu,"
             "\"errors\":%llu,\"dropped\":%llu,\"timeline\":[",

@@ -97,10 +97,11 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->cp_min = UINT64_MAX;
     r->phase_min = UINT64_MAX;
     /* The monitor alone (imar2) moves threads while regions run; the loop
-     * only times them, as with off. */
+     * decides nothing, but a region's first executions are still sampled:
+     * the monitor's latency factor reads their TNT (rt_loop.c). */
     int loop = rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR;
     r->outcome = loop ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
-    r->measuring = loop;
+    r->measuring = rt_conf->mode != RT_MODE_OFF;
     if (rt_conf->mode == RT_MODE_BUBBLE)
         r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
     return r;

@@ -84,9 +84,9 @@ def render_monitor(m, out):
         out.write("          {}\n".format(m["why"]))
     if not m["timeline"]:
         return
-    head = "{:>5} {:>9} {:<8} {:>6} {:>11} {:>11} {:>7} {:>7} {:>10} {:>10} {:>10} {:>9}  {}\n"
+    head = "{:>5} {:>9} {:<8} {:>6} {:>11} {:>11} {:>7} {:>7} {:>10} {:>10} {:>10} {:>9} {:>3}  {}\n"
     out.write(head.format("step", "t_ms", "action", "thread", "from", "to", "partner", "tickets", "P_before",
-                          "P_after", "total", "period_ms", "outcome"))
+                          "P_after", "total", "period_ms", "tnt", "outcome"))
     last = len(m["timeline"]) - 1
     for i, e in enumerate(m["timeline"]):
         if not e["applied"]:
@@ -104,7 +104,8 @@ def render_monitor(m, out):
                               "{} (n{})".format(e["from_cpu"], e["from_node"]),
                               "{} (n{})".format(e["to_cpu"], e["to_node"]),
                               "-" if e["partner"] is None else e["partner"], tickets, num(e["perf_before"]),
-                              num(e["perf_after"]), num(e["total"]), "{:g}".format(e["period_ms"]), outcome))
+                              num(e["perf_after"]), num(e["total"]), "{:g}".format(e["period_ms"]),
+                              "yes" if e.get("tnt") else "no", outcome))
 
 
 def main(argv):
