@@ -20,8 +20,8 @@
 /* Timeline entries kept (the newest); older ones are counted as dropped.
  * Preallocated: a step allocates nothing. */
 #define RING 512
-/* Work units each thread must have done in a team's first measured
- * interval for work to count (see measure()). */
+/* Work units a thread must have done in a team's first measured interval
+ * for work to count (see measure()). */
 #define WORK_MIN 16
 
 /* What P's rate counts for the current team, fixed at its first measured
@@ -295,11 +295,12 @@ static const uint64_t *pick_tnt(const rt_region_t *r)
 /*
  * P of every thread over the interval just ended (negative: not measured).
  * The rate's unit is decided once per team: work units (iterations
- * dispatched, implicit tasks ended) when every thread did at least WORK_MIN
+ * dispatched, implicit tasks ended) when some thread did at least WORK_MIN
  * of them in the team's first measured interval, else none (rate 1: P is
  * share / latency), as for a long region without worksharing, whose only
  * units would be the rare ends of its implicit tasks. In work units, a
- * thread that did none in an interval is not measured then.
+ * thread that ran but did none has P = 0 (the formula's rate 1 stands for
+ * "no work counted in the whole team", not for a thread left without chunks).
  */
 static void measure(uint64_t now, const rt_region_t *r)
 {
@@ -318,15 +319,20 @@ static void measure(uint64_t now, const rt_region_t *r)
         work[t] = w - mon.work[t];
         measurable++;
         enough += work[t] >= WORK_MIN;
+        rt_verbose(2, "monitor: thread %d work %llu cpu %llu", t, (unsigned long long)work[t], (unsigned long long)cpu[t]);
     }
     if (mon.unit == UNIT_UNDECIDED && measurable > 0) {
-        mon.unit = enough == measurable ? UNIT_WORK : UNIT_NONE;
+        mon.unit = enough > 0 ? UNIT_WORK : UNIT_NONE;
         rt_verbose(1, "monitor: performance counts %s", mon.unit == UNIT_WORK ? "work per second" : "no work (rate 1)");
     }
     for (int t = 0; t < mon.n; t++) {
         mon.perf[t] = -1.0;
-        if (cpu[t] == UINT64_MAX || mon.unit == UNIT_UNDECIDED || (mon.unit == UNIT_WORK && !work[t])) {
+        if (cpu[t] == UINT64_MAX || mon.unit == UNIT_UNDECIDED || cpu[t] == 0) {
             mon.unmeasured++;
+            continue;
+        }
+        if (mon.unit == UNIT_WORK && !work[t]) {
+            mon.perf[t] = 0.0;
             continue;
         }
         pl_imar_nopmu_t s = {
