@@ -65,6 +65,7 @@ static struct {
     pid_t           pid;            /* the process the monitor may run in */
     char            why[160];       /* why it failed */
     uint64_t        t0;
+    uint64_t        own_cpu_ns, own_wall_ns; /* the helper's own cost, read as it stops */
 
     /* Published by the primary of each outermost team. */
     rt_region_t    *region;         /* the latest outermost team's region */
@@ -526,6 +527,10 @@ static void *monitor_main(void *arg)
         if (!mon.stop)
             step();
     }
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        mon.own_cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    mon.own_wall_ns = rt_now_ns() - mon.t0;
     pthread_mutex_unlock(&mon.mu);
     return NULL;
 }
@@ -655,13 +660,13 @@ void rt_monitor_report_json(FILE *f)
     fprintf(f, ",\"period_ms\":%.6g,\"period_max_ms\":%.6g,\"ratio\":%.6g,\"seed\":%llu,"
             "\"period_now_ms\":%.6g,\"team_size\":%d,\"teams\":%llu,\"steps\":%llu,\"idle\":%llu,"
             "\"migrations\":%llu,\"rollbacks\":%llu,\"refused\":%llu,\"foreign_moves\":%llu,\"unmeasured\":%llu,"
-            "\"errors\":%llu,\"dropped\":%llu,\"timeline\":[",
+            "\"errors\":%llu,\"cpu_ms\":%.3f,\"wall_ms\":%.3f,\"dropped\":%llu,\"timeline\":[",
             rt_conf->period_ms, rt_conf->period_max_ms, rt_conf->ratio, rt_conf->seed,
             mon.teams ? mon.im.period_ms : rt_conf->period_ms, mon.teams ? mon.n : 0,
             (unsigned long long)mon.teams, (unsigned long long)mon.steps, (unsigned long long)mon.idle,
             (unsigned long long)mon.migrations, (unsigned long long)mon.rollbacks, (unsigned long long)mon.refused,
             (unsigned long long)mon.foreign, (unsigned long long)mon.unmeasured, (unsigned long long)mon.errors,
-            (unsigned long long)(mon.nentries > RING ? mon.nentries - RING : 0));
+            (double)mon.own_cpu_ns / 1e6, (double)mon.own_wall_ns / 1e6, (unsigned long long)(mon.nentries > RING ? mon.nentries - RING : 0));
     uint64_t first = mon.nentries > RING ? mon.nentries - RING : 0;
     for (uint64_t i = first; i < mon.nentries; i++) {
         fputs(i > first ? "," : "", f);

@@ -80,6 +80,9 @@ def render_monitor(m, out):
     out.write("          period {:g}..{:g} ms (last {:g} ms), ratio {:g}, seed {}, team of {}{}\n".format(
         m["period_ms"], m["period_max_ms"], m["period_now_ms"], m["ratio"], m["seed"], m["team_size"],
         ", {} oldest entries dropped".format(m["dropped"]) if m["dropped"] else ""))
+    out.write("          performance counts {}; the helper used {:.1f} ms of CPU in {:.1f} ms\n".format(
+        {"work": "work per CPU second", "none": "no work (rate 1)"}.get(m["work_unit"], m["work_unit"]),
+        m["cpu_ms"], m["wall_ms"]))
     if m["why"]:
         out.write("          {}\n".format(m["why"]))
     if not m["timeline"]:
