@@ -107,8 +107,11 @@ void rt_event_task_end(rt_thread_t *thr)
     if (!thr->arrived[d])
         rt_event_barrier_arrive(thr);
     /* The primary returns to serial code (or to its outer region) with the
-     * mask it had, whoever moved it (the loop, update_hints, the bubbles). */
-    if (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0) {
+     * mask it had, whoever moved it for the region (the loop, update_hints,
+     * the bubbles). The migration monitor moves threads, not regions: its
+     * last move of the primary stays. */
+    if (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0 &&
+        __atomic_load_n(&thr->place.last_mover, __ATOMIC_RELAXED) != RT_MOVER_MONITOR) {
         int outer = -1;
         if (d > 0 && thr->region[d - 1] && thr->region[d - 1]->pins_applied)
             outer = thr->region[d - 1]->pin_cpu[thr->index[d - 1]];
