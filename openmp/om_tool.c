@@ -49,7 +49,7 @@ static void on_thread_end(ompt_data_t *thread_data)
     /* The struct goes with the thread: regions drop their member pointers to it. */
     om_thread_t *t = (om_thread_t *)rt_thread_current();
     if (t)
-        rt_thread_forget(&t->rt);
+        rt_event_thread_end(&t->rt);
     rt_thread_set_current(NULL);
     free(t);
 }
@@ -192,6 +192,23 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const
     return om_chain_active() ? -1 : -2;
 }
 
+/* Loop chunks (and single iterations, sections) handed to a thread: its
+ * progress, for the migration monitor. Registered only when it runs. */
+static void on_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data, ompt_dispatch_t kind,
+                        ompt_data_t instance)
+{
+    OM_CHAIN(ompt_callback_dispatch, ompt_callback_dispatch_t, om_user_data(parallel_data), task_data, kind,
+             instance);
+    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    if (!thr)
+        return;
+    uint64_t units = 1;
+    if ((kind == ompt_dispatch_ws_loop_chunk || kind == ompt_dispatch_taskloop_chunk ||
+         kind == ompt_dispatch_distribute_chunk) && instance.ptr)
+        units = ((const ompt_dispatch_chunk_t *)instance.ptr)->iterations;
+    rt_event_work(&thr->rt, units);
+}
+
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
 {
     set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -206,6 +223,8 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     REGISTER(ompt_callback_implicit_task, on_implicit_task);
     REGISTER(ompt_callback_sync_region, on_sync_region);
     REGISTER(ompt_callback_control_tool, on_control_tool);
+    if (rt_conf->migrate != RT_MIGRATE_OFF)
+        REGISTER(ompt_callback_dispatch, on_dispatch);
 #undef REGISTER
     om_chain_initialize(lookup, initial_device_num, set_callback);
     return 1;

@@ -8,6 +8,7 @@
 #include "rt_counters.h"
 #include "rt_events.h"
 #include "rt_loop.h"
+#include "rt_monitor.h"
 #include "rt_settings.h"
 
 rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested, const void *team)
@@ -53,6 +54,9 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
         return;
     if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
         __atomic_store_n(&r->slot[index].member, thr, __ATOMIC_RELAXED);
+    /* The outermost team is the one the migration monitor manages. */
+    if (d == 0 && index == 0 && rt_conf->migrate != RT_MIGRATE_OFF)
+        rt_monitor_team_begin(r);
     int bubble = rt_conf->mode == RT_MODE_BUBBLE;
     if (bubble)
         __atomic_store_n(&r->pin_cpu[index], rt_bubble_place(r, index, master_slot, &thr->slot[d]),
@@ -97,14 +101,22 @@ void rt_event_task_end(rt_thread_t *thr)
         thr->depth = 0;
         return;
     }
+    /* One implicit task done: a unit of the work the monitor weighs. Its own
+     * record, one writer: a plain add. */
+    __atomic_store_n(&thr->work, thr->work + 1, __ATOMIC_RELAXED);
     if (d >= RT_MAX_DEPTH)
         return;
+    if (d == 0 && thr->index[0] == 0 && thr->region[0] && rt_conf->migrate != RT_MIGRATE_OFF)
+        rt_monitor_team_end();
     /* A region without an implicit barrier event (rare paths) ends its busy time here. */
     if (!thr->arrived[d])
         rt_event_barrier_arrive(thr);
     /* The primary returns to serial code (or to its outer region) with the
-     * mask it had, whoever moved it (the loop, update_hints, the bubbles). */
-    if (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0) {
+     * mask it had, whoever moved it for the region (the loop, update_hints,
+     * the bubbles). The migration monitor moves threads, not regions: its
+     * last move of the primary stays. */
+    if (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0 &&
+        __atomic_load_n(&thr->place.last_mover, __ATOMIC_RELAXED) != RT_MOVER_MONITOR) {
         int outer = -1;
         if (d > 0 && thr->region[d - 1] && thr->region[d - 1]->pins_applied)
             outer = thr->region[d - 1]->pin_cpu[thr->index[d - 1]];
@@ -158,4 +170,14 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
         r->cp_max = cp;
     rt_loop_region_end(r, cp);
     __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+}
+
+void rt_event_work(rt_thread_t *thr, uint64_t units)
+{
+    __atomic_store_n(&thr->work, thr->work + units, __ATOMIC_RELAXED);
+}
+
+void rt_event_thread_end(rt_thread_t *thr)
+{
+    rt_monitor_thread_end(thr);
 }

@@ -30,6 +30,13 @@ void rt_event_barrier_arrive(rt_thread_t *thr);
 void rt_event_task_end(rt_thread_t *thr);
 /* The primary, after the join barrier: bookkeeping and the placement loop. */
 void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed);
+/* The thread was given `units` of work (loop iterations dispatched to it):
+ * what the migration monitor counts as progress. No lock, no allocation, its
+ * own record only. */
+void rt_event_work(rt_thread_t *thr, uint64_t units);
+/* The thread ends: nothing may read its record afterwards (the monitor
+ * finishes a step first; regions drop it as a member). */
+void rt_event_thread_end(rt_thread_t *thr);
 /* A region that began but whose end was not seen: take back whatever the
  * counter source armed for it. */
 void rt_event_region_abandon(rt_region_t *r);

@@ -11,6 +11,7 @@
 #include "rt_counters.h"
 #include "rt_log.h"
 #include "rt_loop.h"
+#include "rt_monitor.h"
 #include "rt_region.h"
 #include "rt_report.h"
 #include "rt_settings.h"
@@ -179,6 +180,8 @@ int rt_report_json(FILE *f)
     }
     fprintf(f, "],\"bubbles\":");
     rt_bubble_report_json(f);
+    fprintf(f, ",\"monitor\":");
+    rt_monitor_report_json(f);
     fprintf(f, "}\n");
     return ferror(f) ? -1 : 0;
 }
@@ -234,6 +237,7 @@ void rt_report_text(FILE *f)
         if (why[0])
             fprintf(f, "ompnuma: %3s why: %s\n", "", why);
     }
+    rt_monitor_report_text(f);
     summary(f);
     fflush(f);
 }

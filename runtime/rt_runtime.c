@@ -10,6 +10,7 @@
 #include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_region.h"
+#include "rt_monitor.h"
 #include "rt_report.h"
 #include "rt_runtime.h"
 #include "rt_settings.h"
@@ -58,6 +59,7 @@ void rt_runtime_init(void)
     rt_hints_init();
     if (rt_conf->mode != RT_MODE_OFF)
         rt_cache_load();
+    rt_monitor_init();
     if (rt_conf->display_env)
         rt_settings_print(rt_conf, stderr);
     if (rt_conf->display_env == 2)
@@ -74,6 +76,7 @@ void rt_runtime_fini(void)
 {
     if (!initialized || __atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
         return;
+    rt_monitor_stop(); /* its last step ends before the report is written */
     /* The verbose log accounts for every region the program ran without a decision. */
     for (int i = 0; rt_log_verbosity >= 1 && i < rt_region_count(); i++) {
         const rt_region_t *r = rt_region_at(i);

@@ -36,12 +36,12 @@ typedef struct run_option {
 
 static void policy_values(char *buf, size_t len)
 {
-    /* The runtime's policy words: off, the placement library's policies, bubble. */
+    /* The runtime's policy words: off, the placement library's policies, bubble, imar2. */
     size_t n = (size_t)snprintf(buf, len, "off");
     for (int p = 0; p < PL_POLICY_COUNT && n < len; p++)
         n += (size_t)snprintf(buf + n, len - n, ", %s", pl_policy_name((pl_policy_t)p));
     if (n < len)
-        snprintf(buf + n, len - n, ", bubble");
+        snprintf(buf + n, len - n, ", bubble, imar2");
 }
 
 static void source_values(char *buf, size_t len)
@@ -83,6 +83,16 @@ static const run_option_t run_options[] = {
      "shortest sampling window of the numa_balancing source: 10..600000 ms (default 2000)"},
     {"perf-event", required_argument, 0, "E", "perf_event", NULL, NULL, NULL,
      "for testing: page-faults makes the perf source sample first touches without a PMU (default auto)"},
+    {"migrate", required_argument, 0, "M", "migrate", NULL, NULL, NULL,
+     "the IMAR2 migration monitor beside the policy: off (default) or imar2"},
+    {"period", required_argument, 0, "MS", "period", NULL, NULL, NULL,
+     "IMAR2's shortest period: 1..3600000 ms (default 1000)"},
+    {"period-max", required_argument, 0, "MS", "period_max", NULL, NULL, NULL,
+     "IMAR2's longest period, >= period (default 4 x period)"},
+    {"ratio", required_argument, 0, "R", "ratio", NULL, NULL, NULL,
+     "IMAR2 rolls back when total performance falls below ratio x the previous (default 0.97)"},
+    {"seed", required_argument, 0, "N", "seed", NULL, NULL, NULL,
+     "IMAR2's lottery seed (default 1)"},
     {"report", required_argument, 'r', "F", NULL, "OMP_PLACEMENT_REPORT", NULL, NULL,
      "exit report: stderr (a table) or a JSON file path"},
     {"verbose", optional_argument, 'v', "N", NULL, "OMP_PLACEMENT_VERBOSE", "1", NULL,

@@ -432,6 +432,15 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
     int sample = rt_conf->sample;
     switch (r->outcome) {
     case RT_OUTCOME_OFF:
+        /* Only the monitor alone (imar2) measures such a region: its first
+         * `sample` sampled executions fill the TNT, then it is only timed. */
+        if (r->measuring) {
+            if (rt_counters_intrusive() && r->armed_execs == r->armed_seen && ++r->unarmed < 8 * sample)
+                return;
+            r->armed_seen = r->armed_execs;
+            if (++r->phase_execs >= sample)
+                r->measuring = 0;
+        }
         return;
     case RT_OUTCOME_SAMPLING:
         if (r->measuring) {

@@ -26,12 +26,22 @@
 #define WINDOW_MIN_MS 10
 #define WINDOW_MAX_MS 600000
 #define DEFAULT_WINDOW_MS 2000
+/* IMAR2's period bounds (ms): the paper's IMAR2[1,4] read as seconds; one
+ * millisecond is the finest a helper thread's sleep honours, an hour the
+ * coarsest that still migrates within a long run. */
+#define PERIOD_MIN_MS 1.0
+#define PERIOD_MAX_MS 3600000.0
+#define DEFAULT_PERIOD_MS 1000.0
+#define DEFAULT_PERIOD_SPAN 4.0 /* period_max = 4 x period unless given */
+#define DEFAULT_RATIO 0.97
+#define DEFAULT_SEED 1ull
 
 static const char *const source_names[RT_SOURCE_COUNT] = {
     "auto", "perf", "numa_balancing", "papi", "pagefault", "hints", "replay",
 };
 static const char *const perf_event_names[] = {"auto", "page-faults"};
 static const char *const track_names[] = {"api", "anon", "all"};
+static const char *const migrate_names[] = {"off", "imar2"};
 
 const char *rt_source_name(rt_source_t source)
 {
@@ -40,7 +50,10 @@ const char *rt_source_name(rt_source_t source)
 
 const char *rt_settings_policy_name(const rt_settings_t *s)
 {
-    return s->mode == RT_MODE_OFF ? "off" : s->mode == RT_MODE_BUBBLE ? "bubble" : pl_policy_name(s->policy);
+    return s->mode == RT_MODE_OFF       ? "off"
+           : s->mode == RT_MODE_BUBBLE  ? "bubble"
+           : s->mode == RT_MODE_MONITOR ? "imar2"
+                                        : pl_policy_name(s->policy);
 }
 
 static void defaults(rt_settings_t *s)
@@ -56,6 +69,11 @@ static void defaults(rt_settings_t *s)
     s->window_ms = DEFAULT_WINDOW_MS;
     s->perf_event = RT_PERF_EVENT_AUTO;
     s->report = RT_REPORT_NONE;
+    s->migrate = RT_MIGRATE_OFF;
+    s->period_ms = DEFAULT_PERIOD_MS;
+    s->period_max_ms = 0; /* resolved after parsing: DEFAULT_PERIOD_SPAN x period unless given */
+    s->ratio = DEFAULT_RATIO;
+    s->seed = DEFAULT_SEED;
 }
 
 /* ---- what is wrong with one variable: gathered, then said in one line ---- */
@@ -160,7 +178,9 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *   <placement> ::= <item> { "," <item> }
  *   <item>      ::= <policy> | <flag> | <key> "=" <value>       (spaces around items ignored)
  *   <policy>    ::= "off" | "critpath" | "critpath+refine" | "maxlocal" | "exhaustive"
- *                 | "compact" | "scatter" | "bubble"            (at most one, any position)
+ *                 | "compact" | "scatter" | "bubble"
+ *                 | "imar2"                                     (at most one, any position;
+ *                                                                imar2: the online monitor alone)
  *   <flag>      ::= "dry_run"                                   (same as dry_run=on)
  *   <key>=<value> ::= "sample=" <int 1..1000>
  *                 | "numa_factor=" ( "auto" | <real 1..100> )
@@ -172,6 +192,11 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                 | "track=" ( "api" | "anon" | "all" )
  *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
  *                 | "cache=" <file that can be written>        (placement cache)
+ *                 | "migrate=" ( "off" | "imar2" )              (the monitor beside the region loop)
+ *                 | "period=" <real ms 1..3600000>              (IMAR2's shortest period, default 1000)
+ *                 | "period_max=" <real ms 1..3600000>          (its longest, >= period; default 4 x period)
+ *                 | "ratio=" <real, 0 < r <= 1>                 (rollback threshold, default 0.97)
+ *                 | "seed=" <unsigned 64-bit integer>           (the lottery's, default 1)
  *   <bool>      ::= "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0"
  */
 
@@ -268,6 +293,51 @@ static int opt_cache(rt_settings_t *s, const char *v, char *instead, size_t len)
     return 0;
 }
 
+static int opt_migrate(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    int i;
+    snprintf(instead, len, "migrate=%s", migrate_names[s->migrate]);
+    if (parse_name(v, migrate_names, 2, &i) != 0)
+        return -1;
+    s->migrate = (rt_migrate_t)i;
+    return 0;
+}
+
+static int opt_period(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "period=%g", s->period_ms);
+    return parse_double(v, PERIOD_MIN_MS, PERIOD_MAX_MS, &s->period_ms);
+}
+
+static int opt_period_max(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "period_max=%s", "4 x period");
+    return parse_double(v, PERIOD_MIN_MS, PERIOD_MAX_MS, &s->period_max_ms);
+}
+
+static int opt_ratio(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "ratio=%g", s->ratio);
+    double r;
+    if (parse_double(v, 0.0, 1.0, &r) != 0 || r <= 0.0)
+        return -1;
+    s->ratio = r;
+    return 0;
+}
+
+static int opt_seed(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "seed=%llu", s->seed);
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    /* strtoull accepts "-1" as 2^64-1: a sign is a mistake here. */
+    if (errno || end == v || *end || !isdigit((unsigned char)v[0]))
+        return -1;
+    s->seed = x;
+    return 0;
+}
+
 static const struct {
     const char *key;
     option_fn parse;
@@ -283,6 +353,11 @@ static const struct {
     {"cache", opt_cache, "a file that can be written"},
     {"window", opt_window, "an integer number of milliseconds in 10..600000"},
     {"perf_event", opt_perf_event, "auto or page-faults"},
+    {"migrate", opt_migrate, "off or imar2"},
+    {"period", opt_period, "a number of milliseconds in 1..3600000"},
+    {"period_max", opt_period_max, "a number of milliseconds in 1..3600000"},
+    {"ratio", opt_ratio, "a number above 0 and at most 1"},
+    {"seed", opt_seed, "an unsigned 64-bit integer"},
 };
 #define NOPTIONS (sizeof placement_options / sizeof placement_options[0])
 
@@ -304,6 +379,11 @@ static int parse_policy_word(rt_settings_t *s, const char *w)
     }
     if (!strcmp(w, "bubble")) {
         s->mode = RT_MODE_BUBBLE;
+        return 0;
+    }
+    if (!strcmp(w, "imar2")) {
+        s->mode = RT_MODE_MONITOR;
+        s->migrate = RT_MIGRATE_IMAR2;
         return 0;
     }
     pl_policy_t p;
@@ -355,12 +435,30 @@ static void parse_placement(rt_settings_t *s, const char *value, problems_t *p)
             snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
             if (parse_policy_word(s, w) != 0)
                 problem(p, "unknown policy \"%s\" (known: off, critpath, critpath+refine, "
-                        "maxlocal, exhaustive, compact, scatter, bubble); using %s", ESC(w), cur);
+                        "maxlocal, exhaustive, compact, scatter, bubble, imar2); using %s", ESC(w), cur);
             have_policy = 1;
         }
         if (!comma)
             break;
         item = comma + 1;
+    }
+    /* The monitor's settings, checked together once every item is read
+     * (their order in the value does not matter). */
+    if (s->mode == RT_MODE_MONITOR && s->migrate != RT_MIGRATE_IMAR2) {
+        problem(p, "migrate=off contradicts imar2; using migrate=imar2");
+        s->migrate = RT_MIGRATE_IMAR2;
+    } else if (s->mode == RT_MODE_OFF && s->migrate != RT_MIGRATE_OFF) {
+        problem(p, "migrate=imar2 with off (imar2 alone is the monitor without the region loop); using off");
+        s->migrate = RT_MIGRATE_OFF;
+    }
+    if (s->period_max_ms == 0) {
+        s->period_max_ms = s->period_ms * DEFAULT_PERIOD_SPAN;
+        if (s->period_max_ms > PERIOD_MAX_MS)
+            s->period_max_ms = PERIOD_MAX_MS;
+    } else if (s->period_max_ms < s->period_ms) {
+        problem(p, "period_max=%g is below period=%g; using period_max=%g", s->period_max_ms, s->period_ms,
+                s->period_ms);
+        s->period_max_ms = s->period_ms;
     }
     if (p->empty_items == 1)
         problem(p, "empty item; ignored");
@@ -385,6 +483,10 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
                      s->dry_run ? "on" : "off", track_names[s->track]);
     if (s->mode == RT_MODE_BUBBLE && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",scheduler=%s", pl_bubble_sched_name(s->scheduler));
+    if (s->migrate != RT_MIGRATE_OFF && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%s%s,period=%g,period_max=%g,ratio=%g,seed=%llu",
+                 s->mode == RT_MODE_MONITOR ? "" : ",migrate=", s->mode == RT_MODE_MONITOR ? "" : migrate_names[s->migrate],
+                 s->period_ms, s->period_max_ms, s->ratio, s->seed);
     /* Shown when not the default, so the usual string stays short. */
     if (s->window_ms != DEFAULT_WINDOW_MS && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",window=%d", s->window_ms);
@@ -522,6 +624,7 @@ void rt_settings_init(void)
 void rt_settings_switch_off(void)
 {
     resolved.mode = RT_MODE_OFF;
+    resolved.migrate = RT_MIGRATE_OFF;
 }
 
 void rt_settings_format(const rt_settings_t *s, char *buf, size_t len)

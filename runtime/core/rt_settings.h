@@ -44,8 +44,15 @@ typedef enum rt_perf_event {
 typedef enum rt_mode {
     RT_MODE_OFF = 0,      /* OMP_PLACEMENT=off: measure nothing unless a report is asked for */
     RT_MODE_LOOP,         /* the per-region placement loop with `policy` */
-    RT_MODE_BUBBLE        /* nested teams as bubbles; `policy` inside a team */
+    RT_MODE_BUBBLE,       /* nested teams as bubbles; `policy` inside a team */
+    RT_MODE_MONITOR       /* OMP_PLACEMENT=imar2: the online migration monitor alone; regions measured only */
 } rt_mode_t;
+
+/* Online thread migration beside (or instead of) the region loop. */
+typedef enum rt_migrate {
+    RT_MIGRATE_OFF = 0,
+    RT_MIGRATE_IMAR2      /* the IMAR2 monitor (control/rt_monitor.c) */
+} rt_migrate_t;
 
 typedef struct rt_settings {
     rt_mode_t        mode;
@@ -64,6 +71,11 @@ typedef struct rt_settings {
     rt_report_mode_t report;
     char             report_path[PATH_MAX];
     int              verbose;        /* 0, 1 decisions, 2 every event of interest */
+    rt_migrate_t     migrate;        /* imar2: the monitor runs (alone in RT_MODE_MONITOR) */
+    double           period_ms;      /* IMAR2's shortest period (ms) */
+    double           period_max_ms;  /* its longest (ms), >= period_ms */
+    double           ratio;          /* rollback when the total performance falls below ratio x the previous */
+    unsigned long long seed;         /* the lottery's seed: equal seeds, equal measurements, equal decisions */
     int              display_env;    /* 0, 1 (true: the settings), 2 (verbose: and what the runtime made of
                                         them: topology, pinning mode, counter sources) */
 } rt_settings_t;
@@ -93,7 +105,7 @@ void rt_settings_format(const rt_settings_t *s, char *buf, size_t len);
 
 const char *rt_source_name(rt_source_t source);
 
-/* "off", "bubble" or the placement policy's name. */
+/* "off", "bubble", "imar2" or the placement policy's name. */
 const char *rt_settings_policy_name(const rt_settings_t *s);
 
 #endif

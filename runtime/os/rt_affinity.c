@@ -138,7 +138,7 @@ int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who)
         rc = sched_setaffinity(p->tid, sizeof *mask, mask);
         if (rc == 0) {
             __atomic_store_n(&p->pinned_cpu, cpu, __ATOMIC_RELAXED);
-            p->last_mover = who;
+            __atomic_store_n(&p->last_mover, who, __ATOMIC_RELAXED); /* read unlocked at region end */
         }
         __atomic_fetch_add(&move_ns[who], rt_now_ns() - t0, __ATOMIC_RELAXED);
         __atomic_fetch_add(&moves[who], 1, __ATOMIC_RELAXED);

@@ -9,7 +9,7 @@
 /*
  * Every part of ompnuma that moves a thread goes through rt_affinity_move:
  * the region loop (and its compromise), omp_numa_update_hints, the bubble
- * trees, and next the online migration monitor and the MPI mapper. So the
+ * trees, the online migration monitor, and next the MPI mapper. So the
  * home mask a thread had before ompnuma first moved it is saved whoever
  * moves it first, restored whoever asks, and the report can say who moved
  * threads how often and at what cost.

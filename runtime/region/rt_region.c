@@ -100,7 +100,11 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->level = parent ? parent->level + 1 : 1;
     r->cp_min = UINT64_MAX;
     r->phase_min = UINT64_MAX;
-    r->outcome = rt_conf->mode != RT_MODE_OFF ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
+    /* The monitor alone (imar2) moves threads while regions run; the loop
+     * decides nothing, but a region's first executions are still sampled:
+     * the monitor's latency factor reads their TNT (rt_loop.c). */
+    int loop = rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR;
+    r->outcome = loop ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
     r->measuring = rt_conf->mode != RT_MODE_OFF;
     if (rt_conf->mode == RT_MODE_BUBBLE)
         r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */

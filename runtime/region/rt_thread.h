@@ -21,6 +21,10 @@ typedef struct rt_thread {
     int          arrived[RT_MAX_DEPTH];
     int          timed[RT_MAX_DEPTH];   /* this execution is timed */
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
+    /* Work units done (implicit tasks ended, loop iterations dispatched to
+     * it): written by the thread alone, in its own record, read by the
+     * migration monitor once per period (control/rt_monitor.c). */
+    uint64_t     work;
 } rt_thread_t;
 
 /* The calling thread, at home, in no region. */

@@ -132,6 +132,8 @@ def render(r, out, show_tnt):
                               ",".join(str(c) for c in g["cpus"])))
         if g.get("why"):
             out.write("{:>3} {:>6} why: {}\n".format("", "", g["why"]))
+    if r.get("monitor"):
+        render_monitor(r["monitor"], out)
     if show_tnt:
         for g in r["regions"]:
             if not any(any(row) for row in g["tnt"]):
@@ -208,6 +210,49 @@ def render_mpi(m, out):
             r["mpi_internal_bytes"], r["ompnuma_bytes"]))
     out.write("\nbytes sent (rows: this host's ranks):\n")
     heatmap(m["local_ranks"], range(m["world_size"]), m["matrix_bytes"], out)
+
+
+def num(v, fmt="{:.4g}"):
+    return "-" if v is None else fmt.format(v)
+
+
+def render_monitor(m, out):
+    """The IMAR2 monitor: its counts and its timeline, one row per decision."""
+    out.write("\nmonitor   {} ({}): {} steps, {} migrations, {} rollbacks, {} refused, {} moved by others, "
+              "{} idle periods\n".format(m["algorithm"], m["state"], m["steps"], m["migrations"], m["rollbacks"],
+                                        m["refused"], m["foreign_moves"], m["idle"]))
+    out.write("          period {:g}..{:g} ms (last {:g} ms), ratio {:g}, seed {}, team of {}{}\n".format(
+        m["period_ms"], m["period_max_ms"], m["period_now_ms"], m["ratio"], m["seed"], m["team_size"],
+        ", {} oldest entries dropped".format(m["dropped"]) if m["dropped"] else ""))
+    out.write("          performance counts {}; the helper used {:.1f} ms of CPU in {:.1f} ms\n".format(
+        {"work": "work per CPU second", "none": "no work (rate 1)"}.get(m["work_unit"], m["work_unit"]),
+        m["cpu_ms"], m["wall_ms"]))
+    if m["why"]:
+        out.write("          {}\n".format(m["why"]))
+    if not m["timeline"]:
+        return
+    head = "{:>5} {:>9} {:<8} {:>6} {:>11} {:>11} {:>7} {:>7} {:>10} {:>10} {:>10} {:>9} {:>3}  {}\n"
+    out.write(head.format("step", "t_ms", "action", "thread", "from", "to", "partner", "tickets", "P_before",
+                          "P_after", "total", "period_ms", "tnt", "outcome"))
+    last = len(m["timeline"]) - 1
+    for i, e in enumerate(m["timeline"]):
+        if not e["applied"]:
+            outcome = "refused: {}".format(e["error"] or "?")
+        elif e["action"] == "rollback":
+            outcome = "undoes the previous move"
+        elif e["rolled_back"]:
+            outcome = "rolled back"
+        elif e["perf_after"] is None and i == last:
+            outcome = "not judged yet"
+        else:
+            outcome = "kept"
+        tickets = "{}/{}".format(e["tickets"], e["total_tickets"]) if e["action"] == "migrate" else "-"
+        out.write(head.format(e["step"], "{:.1f}".format(e["t_ms"]), e["action"], e["thread"],
+                              "{} (n{})".format(e["from_cpu"], e["from_node"]),
+                              "{} (n{})".format(e["to_cpu"], e["to_node"]),
+                              "-" if e["partner"] is None else e["partner"], tickets, num(e["perf_before"]),
+                              num(e["perf_after"]), num(e["total"]), "{:g}".format(e["period_ms"]),
+                              "yes" if e.get("tnt") else "no", outcome))
 
 
 def main(argv):

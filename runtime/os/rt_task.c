@@ -1,0 +1,116 @@
+/* rt_task.c: per-thread kernel facts by tid: CPU time (thread CPU clock or schedstat), bound or last CPU, thread count. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_task.h"
+
+/* The kernel's encoding of a thread's CPU-time clock (include/linux/posix-timers.h):
+ * the complemented tid shifted by 3, CPUCLOCK_PERTHREAD_MASK (4) and
+ * CPUCLOCK_SCHED (2). glibc's pthread_getcpuclockid makes the same word from
+ * the thread's tid; the runtime knows threads by tid only. */
+static clockid_t thread_clock(pid_t tid)
+{
+    return (clockid_t)((~(unsigned)tid << 3) | 4u | 2u);
+}
+
+/* A small /proc/self/task/TID/<name> file into buf; its length or -1. */
+static ssize_t read_task_file(pid_t tid, const char *name, char *buf, size_t len)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/%s", (int)tid, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, len - 1);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    if (n < 0)
+        return -1;
+    buf[n] = '\0';
+    return n;
+}
+
+int rt_task_cpu_ns(pid_t tid, uint64_t *ns)
+{
+    struct timespec ts;
+    if (tid <= 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (clock_gettime(thread_clock(tid), &ts) == 0) {
+        *ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        return 0;
+    }
+    char buf[128];
+    if (read_task_file(tid, "schedstat", buf, sizeof buf) < 0) {
+        if (errno == ENOENT)
+            errno = ESRCH;
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (end == buf || errno) {
+        errno = EIO;
+        return -1;
+    }
+    *ns = v;
+    return 0;
+}
+
+int rt_task_cpu(pid_t tid)
+{
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (tid > 0 && sched_getaffinity(tid, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) == 1)
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &mask))
+                return c;
+    char buf[1024];
+    if (tid <= 0 || read_task_file(tid, "stat", buf, sizeof buf) < 0) {
+        if (tid <= 0 || errno == ENOENT)
+            errno = tid <= 0 ? EINVAL : ESRCH;
+        return -1;
+    }
+    /* The command name (field 2) may hold spaces and parentheses: fields
+     * are counted from the last ')'. "processor" is field 39. */
+    char *p = strrchr(buf, ')');
+    int field = 2;
+    while (p && field < 39) {
+        p = strchr(p + 1, ' ');
+        field++;
+    }
+    if (!p) {
+        errno = EIO;
+        return -1;
+    }
+    char *end;
+    long cpu = strtol(p + 1, &end, 10);
+    if (end == p + 1 || cpu < 0) {
+        errno = EIO;
+        return -1;
+    }
+    return (int)cpu;
+}
+
+int rt_task_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n;
+}

@@ -1,0 +1,21 @@
+/* rt_task.h: what the kernel says about one thread of this process (by tid): its CPU time and the CPU it runs on. */
+#ifndef OMPNUMA_RT_TASK_H
+#define OMPNUMA_RT_TASK_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Nanoseconds of CPU time thread tid has used, into *ns: the thread's
+ * CPU-time clock (the clock pthread_getcpuclockid names, built from the tid
+ * so that any thread can read another's), else the first field of
+ * /proc/self/task/TID/schedstat. 0, or -1 with errno (ESRCH: no such thread). */
+int rt_task_cpu_ns(pid_t tid, uint64_t *ns);
+
+/* The CPU thread tid is bound to when its mask holds one CPU, else the one
+ * it last ran on (/proc/self/task/TID/stat). The CPU, or -1 with errno. */
+int rt_task_cpu(pid_t tid);
+
+/* Threads of this process (entries of /proc/self/task), or -1 with errno. */
+int rt_task_count(void);
+
+#endif
