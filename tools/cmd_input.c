@@ -48,38 +48,11 @@ char *cmd_read_input(const char *cmd, const char *path, size_t *len)
     return text;
 }
 
-/* A topology file hwloc will read must be a regular file of bounded size: a
- * FIFO would block its open and a device would never end. */
-static int check_file(const char *cmd, const char *what, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return 0; /* not a file: a synthetic description, which hwloc judges */
-    const char *why = NULL;
-    if (S_ISDIR(st.st_mode))
-        why = "a directory, not an hwloc XML file";
-    else if (!S_ISREG(st.st_mode))
-        why = rt_read_file_error(ENODEV);
-    else if (st.st_size > RT_READ_FILE_MAX)
-        why = rt_read_file_error(EFBIG);
-    if (!why)
-        return 0;
-    cmd_error(cmd, "%s \"%s\": %s", what, path, why);
-    return -1;
-}
-
 int cmd_load_topology(const char *cmd, const char *spec, rt_topo_t *topo)
 {
-    if (spec && *spec) {
-        if (strncmp(spec, "nodes=", 6) && check_file(cmd, "topology", spec))
-            return 2;
-    } else {
-        /* hwloc reads these for "this machine"; an XML file there is read like a spec. */
-        const char *xml = getenv("HWLOC_XMLFILE"), *syn = getenv("HWLOC_SYNTHETIC");
-        if (!(syn && *syn) && xml && *xml && check_file(cmd, "HWLOC_XMLFILE", xml))
-            return 2;
-    }
-    /* hwloc writes its own reasons to stderr ("Topology does not contain any
+    /* rt_topo_load refuses XML "files" that are devices, FIFOs, directories
+     * or too large (the spec's, or HWLOC_XMLFILE's) before hwloc reads them.
+     * hwloc writes its own reasons to stderr ("Topology does not contain any
      * NUMA node"): collected here, they join this command's one error line. */
     char err[512], said[512] = "";
     fflush(stderr);

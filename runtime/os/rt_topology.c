@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "rt_topology.h"
+#include "rt_util.h"
 
 /* Remote distance assumed when nothing reports one: the common 2-socket SLIT value. */
 #define DEFAULT_REMOTE_FACTOR 2.0
@@ -131,10 +132,31 @@ static void hwloc_distances(hwloc_topology_t topo, rt_topo_t *t)
         hwloc_distances_release(topo, dist);
 }
 
+/* An XML file hwloc will read must be a regular file of bounded size: hwloc
+ * reads a device or FIFO (/dev/zero) forever. NULL when it is one. */
+static const char *xml_unfit(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return NULL; /* hwloc says what is wrong with a missing file */
+    if (S_ISDIR(st.st_mode))
+        return "a directory, not an hwloc XML file";
+    if (!S_ISREG(st.st_mode))
+        return rt_read_file_error(ENODEV);
+    if (st.st_size > RT_READ_FILE_MAX)
+        return rt_read_file_error(EFBIG);
+    return NULL;
+}
+
 static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
 {
     hwloc_topology_t topo;
     struct stat st;
+    const char *xml = getenv("HWLOC_XMLFILE"), *syn = getenv("HWLOC_SYNTHETIC"), *why;
+    if (spec && *spec && stat(spec, &st) == 0 && (why = xml_unfit(spec)))
+        return fail(err, errlen, "topology \"%s\": %s", spec, why);
+    if (!(spec && *spec) && !(syn && *syn) && xml && *xml && (why = xml_unfit(xml)))
+        return fail(err, errlen, "HWLOC_XMLFILE \"%s\": %s", xml, why);
     if (hwloc_topology_init(&topo) != 0)
         return fail(err, errlen, "hwloc: cannot initialise: %s", strerror(errno));
     int rc = 0;
@@ -152,7 +174,6 @@ static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
                         "valid hwloc synthetic description (%s)", spec, strerror(errno));
         }
     } else {
-        const char *xml = getenv("HWLOC_XMLFILE"), *syn = getenv("HWLOC_SYNTHETIC");
         if (syn && *syn)
             snprintf(t->origin, sizeof t->origin, "synthetic: %s", syn);
         else if (xml && *xml)
