@@ -44,6 +44,7 @@ typedef struct tree {
     int         *child;       /* [nslots] bubble mastered by the slot's thread, -1 none */
     int         *cpu;         /* [nslots] */
     int         *node;        /* [nslots] */
+    struct tree *replaced;    /* the tree this one replaced: kept, since threads may still read it */
 } tree_t;
 
 static tree_t *trees[MAX_TREES];
@@ -291,7 +292,9 @@ void rt_bubble_refresh(void)
         tree_t *t = build(g, nhints > 0 ? hints : NULL, nhints, nkernel);
         if (!t)
             continue;
-        /* Old trees are kept: threads may still read them (they are small, and rebuilt rarely). */
+        /* Old trees are kept, reachable from their successor: threads may
+         * still read them (they are small, and rebuilt rarely). */
+        t->replaced = slot < ntrees ? trees[slot] : NULL;
         __atomic_store_n(&trees[slot], t, __ATOMIC_RELEASE);
         if (slot == ntrees)
             __atomic_store_n(&ntrees, ntrees + 1, __ATOMIC_RELEASE);
