@@ -51,7 +51,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define USER_TOP (UINT64_C(1) << 47)
 #define MAX_NODES 16
 #define MAX_RANGES 64
-#define CREDIT_CAP_NS 10000000 /* a host preemption during a wait is carried at most this far */
+#define CREDIT_CAP_NS 1000000000 /* a host preemption during a wait (ms on a loaded host) is carried up to 1 s */
 
 struct range {
     uint64_t start, end;
@@ -112,10 +112,15 @@ static void pay(struct vcpu *v)
 static void charge(unsigned idx, struct vcpu *v, int node)
 {
     uint64_t ns = E.cost_ns[v->node][node];
+    v->debt_ns += (int64_t)ns;
     if (E.service_ps[node]) {
         /* The node serves one line per service time; a vCPU finding more
-         * than a window's worth queued before its line waits for the excess. */
-        uint64_t now_ps = now_ns() * 1000, nx = __atomic_load_n(&E.next_free_ps[node], __ATOMIC_RELAXED), s;
+         * than a window's worth queued before its line waits for the excess.
+         * The vCPU's own time is now plus what it still owes (or minus its
+         * credit): charges not yet paid must not be counted again as queueing. */
+        int64_t vnow = (int64_t)now_ns() + v->debt_ns;
+        uint64_t now_ps = (uint64_t)(vnow > 0 ? vnow : 0) * 1000;
+        uint64_t nx = __atomic_load_n(&E.next_free_ps[node], __ATOMIC_RELAXED), s;
         do {
             s = nx > now_ps ? nx : now_ps;
         } while (!__atomic_compare_exchange_n(&E.next_free_ps[node], &nx, s + E.service_ps[node], true,
@@ -123,6 +128,7 @@ static void charge(unsigned idx, struct vcpu *v, int node)
         if (s > now_ps + E.window_ps) {
             uint64_t wait = (s - now_ps - E.window_ps) / 1000;
             ns += wait;
+            v->debt_ns += (int64_t)wait;
             emu_counts_add(&E.k.bw_stalls[node], 1);
             emu_counts_add(&E.k.bw_wait_ns[node], wait);
         }
@@ -130,7 +136,6 @@ static void charge(unsigned idx, struct vcpu *v, int node)
     if (!ns)
         return;
     emu_counts_add(&E.k.delay_ns[idx], ns);
-    v->debt_ns += (int64_t)ns;
     if (v->debt_ns >= E.spin_ns)
         pay(v);
 }
