@@ -72,6 +72,11 @@ def parse_args(argv, defaults=None):
     p.add_argument("--target-metric", default="time_s", help="metric the target is about (default time_s)")
     p.add_argument("--vm", metavar="LAYOUT", help="run every configuration inside the NUMA virtual machine "
                                                   "with NODES or NODESxCPUS_PER_NODE (timings are emulation)")
+    p.add_argument("--emu-remote-ns", type=int, metavar="N", help="with --vm: emulated NUMA costs (the numaemu "
+                   "QEMU plugin): a remote cache miss costs N ns more; guests are pooled (one per layout for the "
+                   "invocation) and every run records its ground-truth remote share (remote_share_pct)")
+    p.add_argument("--emu-bandwidth", type=int, metavar="MBPS", help="with --emu-remote-ns: MB/s of missed lines "
+                   "each node serves")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it counts as failed")
     p.add_argument("--no-plot", action="store_true", help="do not write PNG plots")
     if defaults:
@@ -83,6 +88,10 @@ def parse_args(argv, defaults=None):
         a.config_list = [bench_configs.parse(c) for c in a.configs.split(",") if c]
         if a.vm:
             bench_vm.parse_layout(a.vm)
+        if (a.emu_remote_ns is not None or a.emu_bandwidth) and not a.vm:
+            raise ValueError("--emu-remote-ns and --emu-bandwidth need --vm LAYOUT")
+        if a.emu_remote_ns is not None and a.emu_remote_ns < 0:
+            raise ValueError("--emu-remote-ns %d: must be 0 or more" % a.emu_remote_ns)
     except ValueError as e:
         p.error(str(e))
     names = [c.name for c in a.config_list]
@@ -175,7 +184,13 @@ def main(argv=None, defaults=None):
         prefix, os.cpu_count() or 0, nodes, "" if nodes == 1 else "s", base_env.get("OMP_NUM_THREADS", "unset")))
     if nodes == 1 and not a.vm:
         out.write("note: one NUMA node: placement has nothing to gain here; ratios show the cost of ompnuma\n")
-    if a.vm:
+    emu = a.vm and (a.emu_remote_ns is not None or a.emu_bandwidth)
+    pool = None
+    if emu:
+        pool = bench_vm.start_pool(runner)
+        out.write("note: runs inside the NUMA VM %s; %s\n" % (
+            a.vm, bench_vm.emu_note(a.emu_remote_ns or 0, a.emu_bandwidth)))
+    elif a.vm:
         out.write("note: runs inside the NUMA VM %s; %s\n" % (a.vm, bench_vm.NOTE))
     out.write("configurations (alternated in this order, %d measured round%s%s): %s\n" % (
         a.repeats, "" if a.repeats == 1 else "s", ", %d warm-up" % a.warmup if a.warmup else "", ", ".join(names)))
@@ -202,9 +217,14 @@ def main(argv=None, defaults=None):
                     seq += 1
                     env = bench_configs.run_environment(c, base_env, libdir)
                     cmd = b.argv(bindir, c.variant)
-                    if runner:
-                        cmd = bench_vm.wrap(runner, a.vm, env, cmd, a.timeout)
                     log = os.path.join(outdir, "logs", "%04d-%s-%s.log" % (seq, b.id, c.name))
+                    counts = log[:-4] + ".counts.json" if emu else None
+                    if runner:
+                        cmd = bench_vm.wrap(runner, a.vm, env, cmd, a.timeout, {
+                            "remote_ns": a.emu_remote_ns or 0, "bandwidth": a.emu_bandwidth,
+                            "counts": os.path.abspath(counts)} if emu else None)
+                        if pool:
+                            env = dict(env, OMPNUMA_VM_POOL=pool)
                     header = "".join("%s=%s\n" % (k, v) for k, v in sorted(env.items())
                                      if k.startswith(("OMP_", "LD_LIBRARY_PATH")))
                     rc, stdout, wall = run_one(cmd, env, a.timeout, log, header)
@@ -212,6 +232,10 @@ def main(argv=None, defaults=None):
                         verified, reason, metrics = False, "timed out after %g s" % a.timeout, {}
                     else:
                         verified, reason, metrics = bench_suites.read_run(b, rc, stdout)
+                    if counts:
+                        share = bench_vm.remote_share(counts)
+                        if share is not None:
+                            metrics["remote_share_pct"] = share
                     warm = rnd < 0
                     runs.append({"seq": seq, "benchmark": b.id, "config": c.name, "round": rnd + 1,
                                  "warmup": warm, "returncode": rc, "verified": verified, "reason": reason,
@@ -224,6 +248,9 @@ def main(argv=None, defaults=None):
     except KeyboardInterrupt:
         interrupted = True
         out.write("interrupted: reporting the runs done so far\n")
+    finally:
+        if pool:
+            bench_vm.stop_pool(runner, pool)
 
     summaries = [bench_report.summarize(b, names, runs, a.baseline) for b in benches]
     failed = [r for r in runs if not r["verified"]]
@@ -231,7 +258,9 @@ def main(argv=None, defaults=None):
            "host": {"name": platform.node(), "cpus": os.cpu_count(), "numa_nodes": nodes,
                     "kernel": platform.release()},
            "build": prefix, "threads": base_env.get("OMP_NUM_THREADS"),
-           "vm": {"layout": a.vm, "note": bench_vm.NOTE} if a.vm else None,
+           "vm": {"layout": a.vm, "note": bench_vm.emu_note(a.emu_remote_ns or 0, a.emu_bandwidth) if emu
+                  else bench_vm.NOTE, "emu_remote_ns": a.emu_remote_ns, "emu_bandwidth": a.emu_bandwidth}
+           if a.vm else None,
            "repeats": a.repeats, "warmup": a.warmup, "baseline": a.baseline,
            "configs": [c.as_json(libdir) for c in configs],
            "benchmarks": [dict(s, skipped=skipped[s["id"]]) for s in summaries],
@@ -252,7 +281,9 @@ def main(argv=None, defaults=None):
     if a.target:
         for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):
             out.write(line + "\n")
-    if a.vm:
+    if emu:
+        out.write("note: %s\n" % bench_vm.emu_note(a.emu_remote_ns or 0, a.emu_bandwidth))
+    elif a.vm:
         out.write("note: %s\n" % bench_vm.NOTE)
     for p in plots.values():
         out.write("plot: %s\n" % p)

@@ -12,7 +12,11 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # Named OMP_PLACEMENT settings, for what a policy word alone cannot say (-c splits on commas).
 # sampling: every timed execution is a sampled one (pagefault source on large anonymous
 # mappings): the cost of the sampling phase, next to the settled cost of plain "ompnuma".
-NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off"}
+# critpath-anon: critpath with the pagefault source on anonymous memory (what finds data
+# other threads first-touched in an unmodified program), threads bound in order as
+# stock-close binds them; a tuple gives the setting and further variables.
+NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
+         "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"})}
 
 # Variables a run must not inherit from the caller: they would change the runtime under test.
 _STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
@@ -51,8 +55,12 @@ def parse(name):
         if name.startswith(prefix + "-") and len(name) > len(prefix) + 1:
             policy = name[len(prefix) + 1:]
             policy = NAMED.get(policy, policy)
-            return Config(name, "%s, OMP_PLACEMENT=%s" % (what, policy), variant, True,
-                          {"OMP_PLACEMENT": policy})
+            extra = {}
+            if isinstance(policy, tuple):
+                policy, extra = policy
+            desc = "%s, OMP_PLACEMENT=%s" % (what, policy) + "".join(
+                ", %s=%s" % kv for kv in sorted(extra.items()))
+            return Config(name, desc, variant, True, dict(extra, OMP_PLACEMENT=policy))
     if name == "libgomp":
         return Config(name, "gcc build on GCC's libgomp", "gcc", False, {})
     if name.startswith("libgomp-") and name[8:] in PROC_BIND:

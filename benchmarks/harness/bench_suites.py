@@ -19,6 +19,8 @@ def metric_info(metric):
         return "MB/s", "higher"
     if metric.endswith("_ns"):
         return "ns", "lower"
+    if metric.endswith("_pct"):
+        return "%", "lower"
     return "s", "lower"
 
 

@@ -1,10 +1,15 @@
 """bench_vm.py: runs a configuration inside ompnuma's NUMA virtual machine (`ompnuma vm`), where timings are emulation."""
+import json
 import os
 import re
+import shutil
 import sys
 
 NOTE = ("VM timings are emulation (QEMU TCG, every node backed by the same host RAM): they check that "
         "the configurations run and verify there, and say nothing about NUMA performance")
+EMU_NOTE = ("emulated NUMA (numaemu QEMU plugin): a remote cache miss costs {} ns more{}; times are emulation "
+            "with that cost, comparable between configurations of this invocation only (the same pooled "
+            "guest runs them all, alternating); remote_share_pct is the plugin's ground truth")
 
 
 def parse_layout(layout):
@@ -28,7 +33,51 @@ def find_runner(here, prefix, srcroot):
     return None
 
 
-def wrap(runner, layout, env, argv, timeout):
+def emu_note(remote_ns, bandwidth):
+    return EMU_NOTE.format(remote_ns, ", nodes serve {} MB/s".format(bandwidth) if bandwidth else "")
+
+
+def start_pool(runner):
+    """A private pool of guests for this invocation (the runner boots one per layout and emulation
+    settings and reuses it for every run); None when the runner is not numavm.py."""
+    if len(runner) != 2 or not runner[1].endswith("numavm.py"):
+        return None
+    pool = os.path.join("/tmp", "ompnuma-bench-pool-{}".format(os.getpid()))
+    os.makedirs(pool, exist_ok=True)
+    with open(os.path.join(pool, "owner"), "w") as f:
+        f.write(str(os.getpid()))
+    return pool
+
+
+def stop_pool(runner, pool):
+    """Power the pool's guests off and remove it."""
+    sys.path.insert(0, os.path.dirname(runner[1]))
+    try:
+        import numavm_pool
+        numavm_pool.shutdown(pool)
+    except ImportError:
+        shutil.rmtree(pool, ignore_errors=True)
+    finally:
+        sys.path.pop(0)
+
+
+def remote_share(counts_path):
+    """Percent of the plugin's counted misses that went to another node than the missing vCPU's, or None."""
+    try:
+        with open(counts_path) as f:
+            d = json.load(f)
+        total = remote = 0
+        for v, row in enumerate(d["misses"]):
+            for n, c in enumerate(row):
+                total += c
+                remote += c if n != d["vcpu_node"][v] else 0
+        return 100.0 * remote / total if total else None
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
+
+def wrap(runner, layout, env, argv, timeout, emu=None):
+    """emu: None, or {"remote_ns": N, "bandwidth": M or None, "counts": path} for the numaemu plugin."""
     """argv run in the VM with the run's OpenMP and loader variables: the guest inherits nothing from the
     host, so each is passed with --env (the runner also finds the libraries to ship with them, so the
     drop-in under LD_LIBRARY_PATH travels with the program)."""
@@ -36,6 +85,10 @@ def wrap(runner, layout, env, argv, timeout):
     cmd = list(runner) + ["--nodes", str(nodes), "--timeout", "%g" % timeout]
     if cpus:
         cmd += ["--cpus-per-node", str(cpus)]
+    if emu:
+        cmd += ["--remote-ns", str(emu["remote_ns"]), "--counts", emu["counts"]]
+        if emu.get("bandwidth"):
+            cmd += ["--node-bandwidth", str(emu["bandwidth"])]
     for k in sorted(env):
         if k.startswith(("OMP_", "KMP_", "GOMP_", "LD_LIBRARY_PATH")):
             cmd += ["--env", "%s=%s" % (k, env[k])]

@@ -4,6 +4,11 @@ Feature
   numa-vm    QEMU and the guest kernel are installed (tools/bootstrap setup does it).
              Mark tests that boot a VM with `REQUIRES: numa-vm`.
 Mark tests that boot a VM with `ALLOW_RETRIES: 2
+  numa-emu   numa-vm, and the emulated-NUMA plugin (tools/numaemu) is built:
+             %numa-vm-run may take --remote-ns, --local-ns, --node-bandwidth,
+             --bandwidth-window, --cache-kib, --cache-ways and --counts FILE
+             (see tools/numavm/README.md). A pooled guest is booted per
+             distinct set of those settings (--counts aside).
 
 Substitutions (LAYOUT is one of the names below)
   %numa-vm-run(LAYOUT) [OPTIONS] [--] CMD ARGS
@@ -23,6 +28,13 @@ Substitutions (LAYOUT is one of the names below)
   %print-status CMD ARGS
         runs CMD, then prints "status=N" with its exit status (for FileCheck,
         in the internal shell as in an external one).
+  %emu-counts SUBCOMMAND COUNTS.json ...
+        reads the plugin's ground truth (tests/vm/Inputs/emu_counts.py):
+        `check COUNTS EXPECT` compares tagged intervals with the lines a
+        program says it touched, `share COUNTS [--tag T]` prints the remote
+        share, `tags COUNTS` each tag's matrix.
+  %emu-mark-include
+        -I flag for runtime/os/rt_emu_mark.h (the guest-side markers).
   %numavm
         the harness itself (`ompnuma vm`), unpooled: one VM per command. For
         tests of the harness, and commands that may crash the guest.
@@ -109,11 +121,25 @@ def configure(config, lit_config):
     config.substitutions.insert(0, ("%print-status", "{} {}".format(
         shlex.quote(python), shlex.quote(os.path.join(os.path.dirname(__file__), "Inputs", "status.py")))))
 
+    config.substitutions.insert(0, ("%emu-counts", "{} {}".format(
+        shlex.quote(python), shlex.quote(os.path.join(os.path.dirname(__file__), "Inputs", "emu_counts.py")))))
+    config.substitutions.insert(0, ("%emu-mark-include", "-I" + shlex.quote(
+        os.path.join(config.ompnuma_src, "runtime", "os"))))
+
     why = numavm_vm.available()
     if why:
         lit_config.note("numa-vm tier disabled: " + why)
         return
     config.available_features.add("numa-vm")
+    sys.path.insert(0, os.path.dirname(harness))
+    try:
+        import numavm_emu
+        numavm_emu.plugin_path()
+        config.available_features.add("numa-emu")
+    except numavm_emu.EmuError as e:
+        lit_config.note("numa-emu tests disabled: {}".format(e))
+    finally:
+        sys.path.pop(0)
     pool = _pool_dir()
     config.environment["OMPNUMA_VM_POOL"] = pool
     # lit's own exit powers the pooled guests off; should lit die without

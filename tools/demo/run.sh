@@ -3,9 +3,13 @@
 #
 # Where the demo runs, best first:
 #   - this machine, when it has several NUMA nodes: stock and ompnuma side by side, timed;
-#   - a 2-node virtual machine (ompnuma vm), when this machine has one node: a real
-#     kernel with real nodes, so the report shows real page placement (timings there
-#     are emulation and say nothing about NUMA performance);
+#   - a 2-node virtual machine (ompnuma vm) with emulated NUMA costs, when this machine
+#     has one node and the numaemu QEMU plugin is built: a real kernel with real nodes,
+#     remote misses cost OMPNUMA_DEMO_REMOTE_NS (default 1500) ns more, and the plugin
+#     counts every miss per vCPU and node (ground truth). The stock runtime and ompnuma
+#     run alternately in the same VM (OMPNUMA_DEMO_ROUNDS pairs, default 2);
+#   - the same VM without the plugin: real page placement, but timings there are
+#     emulation and say nothing about NUMA performance;
 #   - a synthetic 2-node topology on this machine, when no VM can boot.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,8 +38,36 @@ if [ "$nodes" -gt 1 ]; then
     echo "run $run: stock ${s}s  ompnuma ${o}s"
   done
   env LD_LIBRARY_PATH="$build/lib" "${settings[@]}" OMP_PLACEMENT_REPORT="$work/report.json" "$prog" "${args[@]}"
+elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu-system-x86_64 >/dev/null &&
+     [ -f "$build/share/ompnuma/numaemu.so" ]; then
+  remote_ns=${OMPNUMA_DEMO_REMOTE_NS:-1500}
+  rounds=${OMPNUMA_DEMO_ROUNDS:-2}
+  mark="$build/bin/ompnuma-emu-mark"
+  # 16 MiB, 24 iterations: ompnuma samples, times a baseline, moves and verifies
+  # within the first third; the last third is settled.
+  eargs=(16 24 times)
+  stock_env="OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores"
+  omp_env="$stock_env LD_LIBRARY_PATH=$build/lib OMP_PLACEMENT=critpath,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1"
+  {
+    for r in $(seq 1 "$rounds"); do
+      # Tags are the plugin's per-interval counts: 10R+1 stock, 10R+2 ompnuma.
+      echo "echo '=== stock $r'; '$mark' tag $((10 * r + 1)); env $stock_env '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
+      echo "echo '=== ompnuma $r'; '$mark' tag $((10 * r + 2)); env $omp_env OMP_PLACEMENT_REPORT=/tmp/report.json '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
+    done
+    echo "echo '=== report'; cat /tmp/report.json"
+  } > "$work/guest.sh"
+  echo "== this machine has one NUMA node: a 2-node virtual machine (real kernel) with emulated NUMA costs:"
+  echo "   a remote cache miss costs ${remote_ns} ns more (numaemu QEMU plugin, which also counts every miss);"
+  echo "   the stock runtime and ompnuma run alternately in the same VM, $rounds rounds (~1-3 min)"
+  "$build/bin/ompnuma" vm --nodes 2 --cpus-per-node 1 --mem 256 --distances '10,21;21,10' \
+      --remote-ns "$remote_ns" --counts "$work/counts.json" \
+      --file "$prog" --file "$build/lib" --file "$mark" --file "$work/guest.sh" --timeout 1200 -- \
+      /bin/sh "$work/guest.sh" > "$work/out.txt"
+  python3 "$top/tools/demo/demo_emu.py" "$work/out.txt" "$work/counts.json" "$remote_ns"
+  cp "$work/out.txt.report.json" "$work/report.json"
 elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu-system-x86_64 >/dev/null; then
-  echo "== this machine has one NUMA node: running in a 2-node virtual machine (real kernel, emulated timing)"
+  echo "== this machine has one NUMA node: running in a 2-node virtual machine (real kernel, emulated timing;"
+  echo "   the numaemu plugin that gives remote memory a cost is not built: see tools/numavm/README.md)"
   env_args=()
   for s in "${settings[@]}"; do env_args+=(--env "$s"); done
   "$build/bin/ompnuma" vm --nodes 2 --cpus-per-node 1 --mem 256 --distances '10,21;21,10' \

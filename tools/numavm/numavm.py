@@ -13,6 +13,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import numavm_emu  # noqa: E402
 import numavm_guest  # noqa: E402
 import numavm_image  # noqa: E402
 import numavm_layout  # noqa: E402
@@ -67,6 +68,7 @@ def parse_args(argv):
                    help="seconds the command may run, boot not included; 0 = no limit (default {})".format(
                        DEFAULT_TIMEOUT))
     p.add_argument("--verbose", action="store_true", help="report boot and run times on stderr")
+    numavm_emu.add_arguments(p)
     p.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments (after --)")
     args = p.parse_args(argv)
     if args.command and args.command[0] == "--":
@@ -198,7 +200,7 @@ def cleanup_stale(tmp):
             pass
 
 
-def run_oneshot(layout, job, base_cpio, limit, verbose):
+def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None):
     tmp = tempfile.gettempdir()
     cleanup_stale(tmp)
     wd = tempfile.mkdtemp(prefix="numavm-{}-".format(os.getpid()), dir=tmp)
@@ -212,9 +214,17 @@ def run_oneshot(layout, job, base_cpio, limit, verbose):
         with open(initrd, "wb") as out, open(base_cpio, "rb") as base:
             shutil.copyfileobj(base, out)
             numavm_image.write_cpio(extra, out)
-        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot")
+        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot", emu=emu)
         machine.wait_ready()
+        if emu:
+            # The guest holds until told: counts start with the command.
+            machine.emu_control("reset")
+            machine.send("GO")
         status = machine.run_job(1, nonce, limit, numavm_vm.Sink(1), numavm_vm.Sink(2), send=False)
+        if emu:
+            if emu.counts:
+                machine.emu_control("dump " + emu.counts)
+            machine.send("GO")
         if verbose:
             print("numavm: booted in {:.1f} s".format(machine.boot_seconds), file=sys.stderr)
         # The guest powers itself off after the job.
@@ -240,14 +250,20 @@ def main(argv):
         print("ompnuma vm: bad layout: {}".format(e), file=sys.stderr)
         return EXIT_USAGE
     try:
+        emu = None
+        if numavm_emu.requested(args):
+            emu = numavm_emu.Emulation.from_args(args, layout, numavm_vm.find_qemu())
         base, base_key, base_cpio = base_image()
         job = build_job(args, base)
         pool = os.environ.get("OMPNUMA_VM_POOL")
         if pool:
             import numavm_pool
             return numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
-                                          args.verbose)
-        return run_oneshot(layout, job, base_cpio, args.timeout, args.verbose)
+                                          args.verbose, emu)
+        return run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu)
+    except numavm_emu.EmuError as e:
+        print("ompnuma vm: {}".format(e), file=sys.stderr)
+        return EXIT_USAGE
     except UsageError as e:
         print("ompnuma vm: {}".format(e), file=sys.stderr)
         return EXIT_USAGE

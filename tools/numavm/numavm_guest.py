@@ -20,7 +20,9 @@
 # binary-safe and a last line without newline is kept.
 #
 # Modes (kernel command line numavm.mode=): "oneshot" runs /jobs/1 from the
-# initramfs and powers off; "pool" loads 9p, mounts the host's share on /host
+# initramfs and powers off (with numavm.hold=1, set when the emulated-NUMA
+# plugin counts, it waits for a "GO" line on the control port before the job
+# and again before powering off); "pool" loads 9p, mounts the host's share on /host
 # and runs jobs sent on the control port until QUIT.
 
 MODULES_ONESHOT = ["overlay"]
@@ -132,8 +134,17 @@ if [ $mode = pool ]; then
     done
 else
     read -r id nonce limit < /jobs/1/spec || fail "no job in the initramfs"
+    hold=0
+    for arg in $(cat /proc/cmdline); do
+        case $arg in numavm.hold=1) hold=1 ;; esac
+    done
     say READY
+    # Held (emulated NUMA): the host resets the plugin's counts, then says GO;
+    # after DONE it reads them, then says GO again before the power-off.
+    wait_host() { [ $hold = 1 ] || return 0; n=0; until read -r go <&3 || [ $n -ge 100 ]; do n=$((n + 1)); done; }
+    wait_host
     run_job $id $nonce $limit /jobs/$id/files
+    wait_host
 fi
 off
 """.replace("@MODULES_POOL@", " ".join(MODULES_POOL)).replace("@MODULES_ONESHOT@", " ".join(MODULES_ONESHOT))

@@ -6,11 +6,13 @@
 #   <pool>/owner          pid whose end shuts the pool down (lit's, written by tests/vm/lit_ext.py)
 #   <pool>/<name>.lock    serialises starting the server of one layout
 #   <pool>/<name>.sock    the server: a Unix socket accepting one job per connection
+#   <pool>/<name>.vm/     the guest's work directory (emu.sock: the numaemu plugin's control socket)
 #   <pool>/<name>.share/  exported read-only to the guest over 9p; the client
 #                         copies each job's files to <id>/files there
 #   <pool>/<name>.log     the server's own messages; <name>.fail why it could not boot
 #
-# <name> hashes the layout and the base image, so a changed base never reuses
+# <name> hashes the layout, the base image and the emulated-NUMA settings (a
+# guest under the numaemu plugin is a machine of its own), so a changed base never reuses
 # an old guest. The server boots its guest on first use, then runs the jobs in
 # the order it accepts them; jobs waiting in the listen queue do not count
 # against their --timeout. Each job starts from the same guest state (its
@@ -20,7 +22,7 @@
 # crashed, wedged or lost its client mid-job; the next client then starts a
 # fresh one. A client whose server vanished before its job started retries.
 #
-# Socket protocol: the client sends one JSON line {"id", "nonce", "limit"} (or
+# Socket protocol: the client sends one JSON line {"id", "nonce", "limit"[, "counts": FILE]} (or
 # {"quit": true}); the server answers with frames <kind:1 byte><length:4 bytes
 # big-endian><payload>: "S" the job started, "O"/"E" stdout/stderr bytes, "X"
 # the JSON result {"status": n} | {"timeout": true} | {"error": text, "tail": text}.
@@ -48,8 +50,9 @@ IDLE_LIMIT = 600.0
 START_ATTEMPTS = 3
 
 
-def server_name(layout, base_key):
-    return hashlib.sha256((layout.key() + "/" + base_key).encode()).hexdigest()[:16]
+def server_name(layout, base_key, emu=None):
+    text = layout.key() + "/" + base_key + ("/" + emu.key() if emu else "")
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _frame(kind, payload):
@@ -78,7 +81,7 @@ def _connect(path):
         return None
 
 
-def _start_server(pool, name, layout, base_cpio):
+def _start_server(pool, name, layout, base_cpio, emu):
     sock = os.path.join(pool, name + ".sock")
     fail = os.path.join(pool, name + ".fail")
     for stale in (sock, fail):
@@ -86,7 +89,8 @@ def _start_server(pool, name, layout, base_cpio):
             os.unlink(stale)
         except FileNotFoundError:
             pass
-    spec = json.dumps({"cpus": layout.cpus, "mem": layout.mem, "distances": layout.distances})
+    spec = json.dumps({"cpus": layout.cpus, "mem": layout.mem, "distances": layout.distances,
+                       "emu": emu.spec if emu else None})
     with open(os.path.join(pool, name + ".log"), "ab") as log:
         # Detached, with no inherited descriptors: lit waits for the test's
         # pipes to close, and the server outlives the test that started it.
@@ -111,7 +115,7 @@ def _start_server(pool, name, layout, base_cpio):
     raise numavm_vm.VMFailure("the pool server did not start in time")
 
 
-def _server_connection(pool, name, layout, base_cpio):
+def _server_connection(pool, name, layout, base_cpio, emu):
     sock = os.path.join(pool, name + ".sock")
     conn = _connect(sock)
     if conn:
@@ -119,23 +123,25 @@ def _server_connection(pool, name, layout, base_cpio):
     with open(os.path.join(pool, name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         conn = _connect(sock)
-        return conn or _start_server(pool, name, layout, base_cpio)
+        return conn or _start_server(pool, name, layout, base_cpio, emu)
 
 
-def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose):
-    """Run job on the pool's guest of this layout; return its status (raises like Machine.run_job)."""
+def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose, emu=None):
+    """Run job on the pool's guest of this layout (and emulation); return its status (raises like Machine.run_job)."""
     os.makedirs(pool, exist_ok=True)
-    name = server_name(layout, base_key)
+    name = server_name(layout, base_key, emu)
     share = os.path.join(pool, name + ".share")
     out, err = numavm_vm.Sink(1), numavm_vm.Sink(2)
     for attempt in range(START_ATTEMPTS):
-        conn = _server_connection(pool, name, layout, base_cpio)
+        conn = _server_connection(pool, name, layout, base_cpio, emu)
         job_id = secrets.token_hex(8)
         jobdir = os.path.join(share, job_id)
         started = False
         try:
             numavm_image.copy_tree(job, os.path.join(jobdir, "files"))
             request = {"id": job_id, "nonce": secrets.token_hex(16), "limit": int(limit)}
+            if emu and emu.counts:
+                request["counts"] = emu.counts
             conn.sendall(json.dumps(request).encode() + b"\n")
             while True:
                 head = _recv_exact(conn, 5)
@@ -227,6 +233,10 @@ def _log(msg):
 def serve(pool, name, spec, base_cpio):
     spec = json.loads(spec)
     layout = numavm_layout.Layout(spec["cpus"], spec["mem"], spec["distances"])
+    emu = None
+    if spec.get("emu"):
+        import numavm_emu
+        emu = numavm_emu.Emulation(spec["emu"])
     sock_path = os.path.join(pool, name + ".sock")
     share = os.path.join(pool, name + ".share")
     wd = os.path.join(pool, name + ".vm")
@@ -239,7 +249,7 @@ def serve(pool, name, spec, base_cpio):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda s, f: stop.append(s))
     try:
-        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share)
+        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share, emu)
         try:
             machine.wait_ready()
         except numavm_vm.VMFailure as e:
@@ -316,8 +326,13 @@ def _run_one(machine, conn, req):
             pass
 
     try:
+        if machine.emu:
+            # Each job's counts start from zero (the guest is idle now).
+            machine.emu_control("reset")
         status = machine.run_job(req["id"], req["nonce"], req["limit"], FrameSink(conn, b"O"),
                                  FrameSink(conn, b"E"), on_start=started, watch=conn)
+        if machine.emu and req.get("counts"):
+            machine.emu_control("dump " + req["counts"])
         result({"status": status})
         return True
     except numavm_vm.JobTimeout as e:

@@ -160,9 +160,12 @@ class Demux:
 class Machine:
     """A running guest with its serial channels, in the working directory wd."""
 
-    def __init__(self, layout, initrd, wd, mode, share=None):
+    def __init__(self, layout, initrd, wd, mode, share=None, emu=None):
         self.wd = wd
         self.mode = mode
+        # The emulated-NUMA plugin (numavm_emu.Emulation), with its control socket in wd.
+        self.emu = emu
+        self.emu_sock = os.path.join(wd, "emu.sock") if emu else None
         qemu = find_qemu()
         vmlinux, _ = find_kernel()
         self.console = os.path.join(wd, "console.log")
@@ -177,14 +180,21 @@ class Machine:
             self.fds[name] = os.open(os.path.join(wd, name + ".out"), os.O_RDONLY | os.O_NONBLOCK)
         self.ctl_w = os.open(os.path.join(wd, "ctl.in"), os.O_RDWR)
         self.idle_w = [os.open(os.path.join(wd, n + ".in"), os.O_RDWR) for n in ("out", "err")]
+        append = KERNEL_ARGS + " numavm.mode=" + mode
+        if emu and mode == "oneshot":
+            # The guest waits for the host before and after its job, so that
+            # the host can reset and read the plugin's counts around it.
+            append += " numavm.hold=1"
         args = [qemu, "-accel", "tcg,thread=multi", "-cpu", "max"] + layout.qemu_args() + [
             "-kernel", vmlinux, "-initrd", initrd,
-            "-append", KERNEL_ARGS + " numavm.mode=" + mode,
+            "-append", append,
             "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
             "-chardev", "file,id=con,path=" + self.console, "-serial", "chardev:con"]
         for name in ("out", "err", "ctl"):
             args += ["-chardev", "pipe,id={0},path={1}".format(name, os.path.join(wd, name)),
                      "-serial", "chardev:" + name]
+        if emu:
+            args += emu.qemu_args(self.emu_sock)
         if share:
             args += ["-virtfs", "local,path={},mount_tag=host,security_model=none,readonly=on".format(share)]
         with open(self.qemu_err, "wb") as err:
@@ -297,6 +307,13 @@ class Machine:
         if timed_out:
             raise JobTimeout()
         return status
+
+    def emu_control(self, request):
+        """Send one request to the plugin ("reset", "dump FILE"); raise VMFailure when it fails."""
+        import numavm_emu
+        err = numavm_emu.control(self.emu_sock, request)
+        if err:
+            raise VMFailure(err, self.console_tail())
 
     def console_tail(self, lines=20):
         text = b""

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""emu_counts.py: read the emulated-NUMA plugin's ground truth (ompnuma vm --counts) for the VM tests.
+
+  emu_counts.py check COUNTS EXPECT [--tolerance F]
+      EXPECT holds lines "expect tag T vcpu V node N lines L" (other lines are
+      ignored): for each, prints "tag T: vcpu V node N: ok" when tag T's miss
+      count at row V, column N is within F (default 0.001) of L and every other
+      cell of the tag's matrix adds up to less than F x L; else a line saying
+      what was counted, and the exit status is 1.
+  emu_counts.py share COUNTS [--tag T]
+      prints "remote share P" (percent of misses to a node other than the
+      missing vCPU's), of the whole command or of tag T.
+  emu_counts.py drop BEFORE AFTER [--factor F]
+      prints "remote share B -> A: drops" when AFTER's remote share is below
+      F (default 0.5) times BEFORE's, else "... does not drop" (exit 1).
+  emu_counts.py tags COUNTS
+      prints each tag's entered count and matrix, then each snapshot's tags
+      ("snapshot I tag T entered E misses M").
+  emu_counts.py stalls COUNTS
+      prints "node N bandwidth stalls S" per node.
+"""
+
+import argparse
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        d = json.load(f)
+    if d.get("format") != "ompnuma-emu-counts/1":
+        sys.exit("{}: not an ompnuma-emu-counts/1 file".format(path))
+    return d
+
+
+def tag_of(d, tag):
+    for t in d["tags"]:
+        if t["tag"] == tag:
+            return t
+    return None
+
+
+def remote_share(d, misses):
+    total = remote = 0
+    for v, row in enumerate(misses):
+        for n, c in enumerate(row):
+            total += c
+            if n != d["vcpu_node"][v]:
+                remote += c
+    return 100.0 * remote / total if total else 0.0
+
+
+def check(args):
+    d = load(args.counts)
+    bad = 0
+    with open(args.expect) as f:
+        for line in f:
+            w = line.split()
+            if len(w) != 9 or w[0] != "expect":
+                continue
+            tag, vcpu, node, lines = int(w[2]), int(w[4]), int(w[6]), int(w[8])
+            t = tag_of(d, tag)
+            if t is None:
+                print("tag {}: never entered".format(tag))
+                bad += 1
+                continue
+            m = t["misses"]
+            got = m[vcpu][node]
+            rest = sum(sum(r) for r in m) - got
+            ok = abs(got - lines) <= args.tolerance * lines and rest < args.tolerance * lines
+            if ok:
+                print("tag {}: vcpu {} node {}: ok".format(tag, vcpu, node))
+            else:
+                print("tag {}: vcpu {} node {}: counted {} of {} lines, {} elsewhere: {}".format(
+                    tag, vcpu, node, got, lines, rest, m))
+                bad += 1
+    return 1 if bad else 0
+
+
+def share(args):
+    d = load(args.counts)
+    if args.tag is None:
+        m = d["misses"]
+    else:
+        t = tag_of(d, args.tag)
+        if t is None:
+            print("tag {}: never entered".format(args.tag))
+            return 1
+        m = t["misses"]
+    print("remote share {:.1f}".format(remote_share(d, m)))
+    return 0
+
+
+def drop(args):
+    b = load(args.before)
+    a = load(args.after)
+    sb, sa = remote_share(b, b["misses"]), remote_share(a, a["misses"])
+    ok = sa < args.factor * sb
+    print("remote share {:.1f} -> {:.1f}: {}".format(sb, sa, "drops" if ok else "does not drop"))
+    return 0 if ok else 1
+
+
+def tags(args):
+    d = load(args.counts)
+    for t in d["tags"]:
+        print("tag {} entered {} misses {}".format(t["tag"], t["entered"], t["misses"]))
+    for i, snap in enumerate(d["snapshots"]):
+        for t in snap["tags"]:
+            print("snapshot {} tag {} entered {} misses {}".format(i, t["tag"], t["entered"], t["misses"]))
+    return 0
+
+
+def stalls(args):
+    d = load(args.counts)
+    for n, s in enumerate(d["bandwidth_stalls"]):
+        print("node {} bandwidth stalls {}".format(n, s))
+    return 0
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="emu_counts.py")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("counts")
+    c.add_argument("expect")
+    c.add_argument("--tolerance", type=float, default=0.001)
+    s = sub.add_parser("share")
+    s.add_argument("counts")
+    s.add_argument("--tag", type=int)
+    d = sub.add_parser("drop")
+    d.add_argument("before")
+    d.add_argument("after")
+    d.add_argument("--factor", type=float, default=0.5)
+    t = sub.add_parser("tags")
+    t.add_argument("counts")
+    b = sub.add_parser("stalls")
+    b.add_argument("counts")
+    args = p.parse_args(argv)
+    return {"check": check, "share": share, "drop": drop, "tags": tags, "stalls": stalls}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

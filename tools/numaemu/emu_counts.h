@@ -1,0 +1,73 @@
+/* emu_counts.h: the plugin's ground truth: misses per vCPU x node, per tagged interval, snapshots, and their JSON. */
+#ifndef EMU_COUNTS_H
+#define EMU_COUNTS_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define EMU_MAX_TAGS 256
+#define EMU_TAG_IDS 4096
+
+/* Counters are updated with relaxed atomic adds and reset with atomic
+ * stores: a vCPU thread, the control thread and a vCPU executing a reset
+ * marker may touch them at once, and an add is never lost nor undoes a reset. */
+struct emu_tag {
+    uint32_t id;
+    uint64_t entered;  /* intervals opened with this tag */
+    uint64_t *misses;  /* vcpus x nodes */
+    uint64_t *accesses; /* per vCPU */
+};
+
+struct emu_counts {
+    int vcpus, nodes;
+    uint64_t *misses;   /* vcpus x nodes: user-mode misses of the cache model, by the memory's node */
+    uint64_t *accesses; /* per vCPU: user-mode RAM accesses seen by the cache model */
+    uint64_t *unmapped; /* per vCPU: misses on RAM outside every node range (should stay 0) */
+    uint64_t *delay_ns; /* per vCPU: remote latency and bandwidth waits charged */
+    uint64_t *bw_stalls; /* per node: misses that waited for the node's bandwidth */
+    uint64_t *bw_wait_ns; /* per node: time they waited */
+    struct emu_tag tags[EMU_MAX_TAGS];
+    int ntags;
+    int16_t slot_of[EMU_TAG_IDS]; /* tag id -> slot + 1, 0 when unseen */
+    int cur;                      /* slot of the current tag, -1 when untagged */
+    uint64_t tags_dropped;        /* tag sets refused: more than EMU_MAX_TAGS distinct ids */
+    pthread_mutex_t lock;         /* tag creation, snapshots, reset */
+    char *snaps;                  /* JSON objects, comma-separated */
+    size_t snaps_len;
+    int nsnaps;
+};
+
+int emu_counts_init(struct emu_counts *k, int vcpus, int nodes);
+
+static inline void emu_counts_access(struct emu_counts *k, int vcpu)
+{
+    __atomic_fetch_add(&k->accesses[vcpu], 1, __ATOMIC_RELAXED);
+    int cur = __atomic_load_n(&k->cur, __ATOMIC_RELAXED);
+    if (cur >= 0)
+        __atomic_fetch_add(&k->tags[cur].accesses[vcpu], 1, __ATOMIC_RELAXED);
+}
+
+static inline void emu_counts_miss(struct emu_counts *k, int vcpu, int node)
+{
+    size_t at = (size_t)vcpu * (size_t)k->nodes + (size_t)node;
+    __atomic_fetch_add(&k->misses[at], 1, __ATOMIC_RELAXED);
+    int cur = __atomic_load_n(&k->cur, __ATOMIC_RELAXED);
+    if (cur >= 0)
+        __atomic_fetch_add(&k->tags[cur].misses[at], 1, __ATOMIC_RELAXED);
+}
+
+static inline void emu_counts_add(uint64_t *counter, uint64_t n)
+{
+    __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
+/* Make tag id current (0 ends tagging). */
+void emu_counts_set_tag(struct emu_counts *k, uint32_t id);
+void emu_counts_reset(struct emu_counts *k);
+void emu_counts_snapshot(struct emu_counts *k);
+/* The whole JSON document, config (a JSON object's members, without braces)
+ * first; written to path.tmp, then renamed. 0, or -1 with errno. */
+int emu_counts_write_file(struct emu_counts *k, const char *config, const char *path);
+
+#endif

@@ -1,0 +1,233 @@
+"""numavm_emu.py: emulated NUMA costs for `ompnuma vm`: options, the numaemu plugin's arguments, its control socket."""
+
+# With any of the options below, the guest runs under the project's QEMU
+# plugin (tools/numaemu): remote misses of a per-vCPU cache model cost time,
+# nodes may have a bandwidth limit, and every miss is counted per vCPU x node.
+# Without them nothing changes (no plugin is loaded).
+#
+#   --remote-ns N         extra ns per remote miss at the nearest remote distance;
+#                         farther nodes cost N x (d - 10) / (d_nearest - 10)
+#   --local-ns L          or: a remote miss costs d/10 local misses of L ns, so
+#                         L x (d - 10) / 10 extra
+#   --node-bandwidth M    MB/s of missed lines each node serves, one value or one
+#                         per node (0 = unlimited)
+#   --bandwidth-window U  microseconds of burst a node serves without waiting (20)
+#   --cache-kib K, --cache-ways W   the per-vCPU cache model (1024 KiB, 16 ways)
+#   --counts FILE         the ground truth as JSON, counted from the command's
+#                         start to its end (format in tools/numavm/README.md)
+
+import os
+import re
+import socket
+import subprocess
+
+DEFAULT_CACHE_KIB = 1024
+DEFAULT_CACHE_WAYS = 16
+DEFAULT_WINDOW_US = 20
+CTL_TIMEOUT = 60.0
+
+
+class EmuError(ValueError):
+    """A bad option value or a missing plugin; the message is meant for the user as is."""
+
+
+def add_arguments(p):
+    g = p.add_argument_group("emulated NUMA costs (loads the numaemu QEMU plugin; see tools/numavm/README.md)")
+    g.add_argument("--remote-ns", metavar="N", default=None,
+                   help="extra nanoseconds per remote cache miss (nearest remote distance; farther scale by distance)")
+    g.add_argument("--local-ns", metavar="L", default=None,
+                   help="or: a local miss costs L ns and a remote one distance/10 times that")
+    g.add_argument("--node-bandwidth", metavar="MBPS", default=None,
+                   help="MB/s of missed lines each node serves, one value or one per node (0 = unlimited)")
+    g.add_argument("--bandwidth-window", metavar="US", default=None,
+                   help="microseconds of burst a node serves before misses wait (default {})".format(
+                       DEFAULT_WINDOW_US))
+    g.add_argument("--cache-kib", metavar="K", default=None,
+                   help="per-vCPU cache model size in KiB (default {})".format(DEFAULT_CACHE_KIB))
+    g.add_argument("--cache-ways", metavar="W", default=None,
+                   help="its associativity (default {})".format(DEFAULT_CACHE_WAYS))
+    g.add_argument("--counts", metavar="FILE", default=None,
+                   help="write the ground truth (misses per vCPU x node, per tagged interval) there as JSON")
+
+
+def requested(args):
+    return any(getattr(args, a) is not None for a in (
+        "remote_ns", "local_ns", "node_bandwidth", "bandwidth_window", "cache_kib", "cache_ways", "counts"))
+
+
+def _uint(text, what, lo=0, hi=10 ** 9):
+    try:
+        v = int(str(text).strip(), 10)
+    except ValueError:
+        raise EmuError("{}: '{}' is not an integer".format(what, text))
+    if not lo <= v <= hi:
+        raise EmuError("{}: {} is out of range {}..{}".format(what, v, lo, hi))
+    return v
+
+
+def qemu_version(qemu):
+    """(major, minor) of the QEMU binary, or None when it does not say."""
+    try:
+        out = subprocess.run([qemu, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"version (\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def ram_ranges(layout, version):
+    """[(node, start, length)] of the addresses qemu_plugin_hwaddr_phys_addr reports for each node's RAM.
+
+    QEMU 7.x reports, for RAM, the RAMBlock's offset plus the offset of the
+    memory region in its container: node I's backend (RAMBlock at base_I, the
+    sum of the sizes before it, mapped at base_I in the machine's RAM) shows
+    as [2*base_I, 2*base_I + size_I), whatever the PCI hole (verified on 7.2,
+    see ../shared notes/numa-emulation.md). Later versions report the
+    guest-physical address: RAM below 4 GiB up to the low-memory limit (all of
+    it when the guest has less than 3.5 GiB, else 3 GiB), the rest from 4 GiB."""
+    ranges, base = [], 0
+    total = layout.total_mib << 20
+    lowmem = total if total < 0xE0000000 else 0xC0000000
+    for node, mib in enumerate(layout.mem):
+        size = mib << 20
+        if version is not None and version[0] < 8:
+            ranges.append((node, 2 * base, size))
+        else:
+            lo, hi = base, base + size
+            if lo < lowmem:
+                ranges.append((node, lo, min(hi, lowmem) - lo))
+            if hi > lowmem:
+                start = max(lo, lowmem)
+                ranges.append((node, start - lowmem + (1 << 32), hi - start))
+        base += size
+    return ranges
+
+
+def _distances(layout):
+    if layout.distances:
+        return layout.distances
+    return [[10 if i == j else 20 for j in range(layout.nodes)] for i in range(layout.nodes)]
+
+
+def cost_matrix(layout, remote_ns=None, local_ns=None):
+    """Extra ns per miss, [vCPU's node][memory's node]."""
+    d = _distances(layout)
+    n = layout.nodes
+    if remote_ns is None and local_ns is None:
+        return [[0] * n for _ in range(n)]
+    if remote_ns is not None:
+        nearest = min((d[i][j] for i in range(n) for j in range(n) if i != j), default=20)
+        return [[0 if i == j else int(round(remote_ns * (d[i][j] - 10) / (nearest - 10))) for j in range(n)]
+                for i in range(n)]
+    return [[0 if i == j else int(round(local_ns * (d[i][j] - 10) / 10.0)) for j in range(n)] for i in range(n)]
+
+
+def plugin_path():
+    """The built plugin, or raise EmuError saying how to get it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = os.environ.get("OMPNUMA_NUMAEMU_PLUGIN")
+    candidates = [env] if env else []
+    # Deployed beside this file (build/share/ompnuma, <prefix>/share/ompnuma),
+    # or the source tree's build directory.
+    candidates += [os.path.join(here, "numaemu.so"),
+                   os.path.join(os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(here, "..", "..", "build"),
+                                "share", "ompnuma", "numaemu.so")]
+    for c in candidates:
+        if c and os.path.isfile(c):
+            return os.path.abspath(c)
+    if env:
+        raise EmuError("OMPNUMA_NUMAEMU_PLUGIN={}: no such file".format(env))
+    raise EmuError("the emulated-NUMA plugin (numaemu.so) is not built: run tools/bootstrap build "
+                   "(it needs QEMU's plugin header, fetched by tools/deps/qemu-plugin-header.sh)")
+
+
+class Emulation:
+    """What the plugin is asked to do for one layout; json-able through spec() for pooled guests."""
+
+    def __init__(self, spec, counts=None):
+        self.spec = spec
+        self.counts = counts  # host path of the JSON ground truth, or None
+
+    @classmethod
+    def from_args(cls, args, layout, qemu):
+        if args.remote_ns is not None and args.local_ns is not None:
+            raise EmuError("--remote-ns and --local-ns both given: choose one")
+        remote = _uint(args.remote_ns, "--remote-ns", 0, 10 ** 7) if args.remote_ns is not None else None
+        local = _uint(args.local_ns, "--local-ns", 0, 10 ** 7) if args.local_ns is not None else None
+        bw = [0] * layout.nodes
+        if args.node_bandwidth is not None:
+            parts = str(args.node_bandwidth).split(",")
+            if len(parts) == 1:
+                parts *= layout.nodes
+            if len(parts) != layout.nodes:
+                raise EmuError("--node-bandwidth: {} values for {} nodes".format(len(parts), layout.nodes))
+            bw = [_uint(p, "--node-bandwidth", 0, 10 ** 7) for p in parts]
+        window = _uint(args.bandwidth_window, "--bandwidth-window", 1, 10 ** 6) \
+            if args.bandwidth_window is not None else DEFAULT_WINDOW_US
+        kib = _uint(args.cache_kib, "--cache-kib", 1, 1 << 20) if args.cache_kib is not None else DEFAULT_CACHE_KIB
+        ways = _uint(args.cache_ways, "--cache-ways", 1, 64) if args.cache_ways is not None else DEFAULT_CACHE_WAYS
+        if (kib * 1024 // 64) % ways or kib * 1024 // 64 < ways:
+            raise EmuError("--cache-kib {} cannot hold a whole number of {}-way sets of 64-byte lines".format(
+                kib, ways))
+        counts = None
+        if args.counts is not None:
+            counts = os.path.abspath(args.counts)
+            parent = os.path.dirname(counts)
+            if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+                raise EmuError("--counts {}: directory {} does not exist or is not writable".format(
+                    args.counts, parent))
+        vcpu_node = [node for node, c in enumerate(layout.cpus) for _ in range(c)]
+        spec = {
+            "plugin": plugin_path(),
+            "vcpu_node": vcpu_node,
+            "ram": ram_ranges(layout, qemu_version(qemu)),
+            "cost": cost_matrix(layout, remote, local),
+            "bw": bw,
+            "window_us": window,
+            "cache_kib": kib,
+            "ways": ways,
+        }
+        return cls(spec, counts)
+
+    def key(self):
+        """Guests with different settings are different pooled machines."""
+        s = self.spec
+        return "emu:" + self.plugin_options()[0] + ";" + str(os.path.getmtime(s["plugin"]))
+
+    def plugin_options(self):
+        """The -plugin argument's key=value list (ctl= added by the machine)."""
+        s = self.spec
+        opts = ["vcpu_node=" + "/".join(map(str, s["vcpu_node"])),
+                "ram=" + "/".join("{}:{:#x}:{:#x}".format(*r) for r in s["ram"]),
+                "cost=" + "/".join(":".join(map(str, row)) for row in s["cost"]),
+                "bw=" + "/".join(map(str, s["bw"])),
+                "bw_window_us={}".format(s["window_us"]),
+                "cache_kib={}".format(s["cache_kib"]),
+                "ways={}".format(s["ways"])]
+        return [",".join(opts)]
+
+    def qemu_args(self, ctl):
+        if "," in self.spec["plugin"] or "," in ctl:
+            raise EmuError("the plugin's path and the work directory must not contain commas")
+        return ["-plugin", "file={},{},ctl={}".format(self.spec["plugin"], self.plugin_options()[0], ctl)]
+
+
+def control(sock_path, request, timeout=CTL_TIMEOUT):
+    """Send one request to the plugin's control socket; return None on 'ok', else the error text."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    try:
+        s.connect(sock_path)
+        s.sendall(request.encode() + b"\n")
+        reply = b""
+        while not reply.endswith(b"\n"):
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+    except OSError as e:
+        return "the emulated-NUMA plugin's control socket: {}".format(e)
+    finally:
+        s.close()
+    reply = reply.decode("utf-8", "replace").strip()
+    return None if reply == "ok" else "the emulated-NUMA plugin: {}".format(reply or "no reply")
