@@ -86,8 +86,6 @@ def parse_args(argv, defaults=None):
         p.error("--repeats must be >= 1 and --warmup >= 0")
     try:
         a.config_list = [bench_configs.parse(c) for c in a.configs.split(",") if c]
-        if a.vm:
-            bench_vm.parse_layout(a.vm)
         if (a.emu_remote_ns is not None or a.emu_bandwidth) and not a.vm:
             raise ValueError("--emu-remote-ns and --emu-bandwidth need --vm LAYOUT")
         if a.emu_remote_ns is not None and a.emu_remote_ns < 0:
@@ -172,6 +170,12 @@ def main(argv=None, defaults=None):
         if not runner:
             sys.stderr.write("ompnuma bench: --vm needs the NUMA VM runner (tools/numavm/numavm.py or "
                              "%s/bin/ompnuma vm), which is not there\n" % prefix)
+            return 2
+        # The runner owns the layout names: a bad one is refused now, not at the first run.
+        check = subprocess.run(runner + ["--layout", a.vm, "--help"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+        if check.returncode != 0:
+            sys.stderr.write("ompnuma bench: --vm %s: %s\n" % (a.vm, check.stderr.strip().splitlines()[-1]))
             return 2
     outdir = a.out or "ompnuma-bench-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     os.makedirs(os.path.join(outdir, "logs"), exist_ok=True)

@@ -12,14 +12,6 @@ EMU_NOTE = ("emulated NUMA (numaemu QEMU plugin): a remote cache miss costs {} n
             "guest runs them all, alternating); remote_share_pct is the plugin's ground truth")
 
 
-def parse_layout(layout):
-    """(nodes, cpus_per_node or None) from "N" or "NxC"; raises ValueError."""
-    m = re.fullmatch(r"(\d+)(?:x(\d+))?", layout)
-    if not m or int(m.group(1)) < 1 or (m.group(2) is not None and int(m.group(2)) < 1):
-        raise ValueError("--vm %r: expected NODES or NODESxCPUS_PER_NODE, e.g. 2x2" % layout)
-    return int(m.group(1)), (int(m.group(2)) if m.group(2) else None)
-
-
 def find_runner(here, prefix, srcroot):
     """The command that starts the VM: numavm.py beside this harness or in the source tree, else the
     `ompnuma vm` subcommand of the build. None when neither exists."""
@@ -77,14 +69,12 @@ def remote_share(counts_path):
 
 
 def wrap(runner, layout, env, argv, timeout, emu=None):
-    """emu: None, or {"remote_ns": N, "bandwidth": M or None, "counts": path} for the numaemu plugin."""
-    """argv run in the VM with the run's OpenMP and loader variables: the guest inherits nothing from the
-    host, so each is passed with --env (the runner also finds the libraries to ship with them, so the
-    drop-in under LD_LIBRARY_PATH travels with the program)."""
-    nodes, cpus = parse_layout(layout)
-    cmd = list(runner) + ["--nodes", str(nodes), "--timeout", "%g" % timeout]
-    if cpus:
-        cmd += ["--cpus-per-node", str(cpus)]
+    """argv run in the VM of the named layout (numavm_layout.NAMED, or NODES[xCPUS]; the runner parses
+    it) with the run's OpenMP and loader variables: the guest inherits nothing from the host, so each is
+    passed with --env (the runner also finds the libraries to ship with them, so the drop-in under
+    LD_LIBRARY_PATH travels with the program). emu: None, or {"remote_ns": N, "bandwidth": M or None,
+    "counts": path} for the numaemu plugin."""
+    cmd = list(runner) + ["--layout", layout, "--timeout", "%g" % timeout]
     if emu:
         cmd += ["--remote-ns", str(emu["remote_ns"]), "--counts", emu["counts"]]
         if emu.get("bandwidth"):

@@ -60,17 +60,6 @@ import shlex
 import shutil
 import sys
 
-LINE4 = "10,20,30,40;20,10,20,30;30,20,10,20;40,30,20,10"
-LAYOUTS = {
-    "1x1": ["--nodes", "1", "--cpus-per-node", "1"],
-    "2x1": ["--nodes", "2", "--cpus-per-node", "1"],
-    "2x2": ["--nodes", "2", "--cpus-per-node", "2"],
-    "4x1": ["--nodes", "4", "--cpus-per-node", "1", "--distances", LINE4],
-    "4x2": ["--nodes", "4", "--cpus-per-node", "2", "--distances", LINE4],
-    "2x2+mem": ["--nodes", "3", "--cpus-per-node", "2,2,0", "--distances", "10,20,30;20,10,30;30,30,10"],
-}
-
-
 def _harness(config):
     """The deployed copy beside the ompnuma binary when the build made one, else the source."""
     deployed = os.path.join(config.ompnuma_build, "share", "ompnuma", "numavm.py")
@@ -102,6 +91,7 @@ def configure(config, lit_config):
     harness = _harness(config)
     sys.path.insert(0, os.path.dirname(harness))
     try:
+        import numavm_layout
         import numavm_vm
         import numavm_pool
     finally:
@@ -110,8 +100,8 @@ def configure(config, lit_config):
     run = "{} {}".format(shlex.quote(python), shlex.quote(harness))
     libdir = os.path.join(config.ompnuma_build, "lib")
     # Longer keys first: lit applies substitutions in order, as regular expressions.
-    for name in sorted(LAYOUTS, key=len, reverse=True):
-        opts = " ".join(shlex.quote(a) for a in LAYOUTS[name])
+    for name in sorted(numavm_layout.NAMED, key=len, reverse=True):
+        opts = " ".join(shlex.quote(a) for a in numavm_layout.NAMED[name])
         config.substitutions.insert(0, (re.escape("%numa-vm-layout({})".format(name)), opts))
         config.substitutions.insert(0, (re.escape("%numa-vm-run({})".format(name)), "{} {}".format(run, opts)))
         config.substitutions.insert(0, (re.escape("%numa-vm-dropin({})".format(name)),

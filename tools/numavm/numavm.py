@@ -52,6 +52,8 @@ def parse_args(argv):
         prog="ompnuma vm", description="Boot a NUMA virtual machine of the given layout, run a command in it, "
         "stream its stdout and stderr back and exit with its status.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--layout", metavar="NAME", help="a named layout instead of the four options below: {}, or "
+                   "NODES[xCPUS_PER_NODE]".format(", ".join(numavm_layout.NAMED)))
     p.add_argument("--nodes", default="1", metavar="N", help="NUMA nodes (default 1)")
     p.add_argument("--cpus-per-node", default="1", metavar="C",
                    help="CPUs per node, or one count per node such as 2,2,0 (0 = memory-only node; default 1)")
@@ -70,6 +72,10 @@ def parse_args(argv):
     p.add_argument("--verbose", action="store_true", help="report boot and run times on stderr")
     numavm_emu.add_arguments(p)
     p.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments (after --)")
+    try:
+        argv = numavm_layout.expand_layout_option(list(argv))
+    except numavm_layout.LayoutError as e:
+        p.error(str(e))
     args = p.parse_args(argv)
     if args.command and args.command[0] == "--":
         args.command = args.command[1:]

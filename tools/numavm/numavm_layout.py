@@ -24,6 +24,50 @@ class LayoutError(ValueError):
     pass
 
 
+# Named layouts (--layout NAME): the ones the test tier boots, used by lit
+# (tests/vm/lit_ext.py), the benchmark harness (--vm NAME) and `ompnuma vm`.
+# Any other "N" or "NxC" is N nodes of C CPUs (default 1) at QEMU's 10/20.
+LINE4 = "10,20,30,40;20,10,20,30;30,20,10,20;40,30,20,10"
+NAMED = {
+    "1x1": ["--nodes", "1", "--cpus-per-node", "1"],
+    "2x1": ["--nodes", "2", "--cpus-per-node", "1"],
+    "2x2": ["--nodes", "2", "--cpus-per-node", "2"],
+    "4x1": ["--nodes", "4", "--cpus-per-node", "1", "--distances", LINE4],
+    "4x2": ["--nodes", "4", "--cpus-per-node", "2", "--distances", LINE4],
+    "2x2+mem": ["--nodes", "3", "--cpus-per-node", "2,2,0", "--distances", "10,20,30;20,10,30;30,30,10"],
+}
+
+
+def named_options(name):
+    """The layout options a layout name stands for; raises LayoutError."""
+    if name in NAMED:
+        return list(NAMED[name])
+    nodes, sep, cpus = name.partition("x")
+    if not nodes.isdigit() or (sep and not cpus.isdigit()):
+        raise LayoutError("--layout {!r}: expected one of {} or NODES[xCPUS_PER_NODE], e.g. 2x2".format(
+            name, ", ".join(NAMED)))
+    return ["--nodes", nodes, "--cpus-per-node", cpus or "1"]
+
+
+def expand_layout_option(argv):
+    """argv with "--layout NAME" (or --layout=NAME) before the command replaced by its options."""
+    out, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            return out + argv[i:]
+        if a == "--layout" and i + 1 < len(argv):
+            out += named_options(argv[i + 1])
+            i += 2
+            continue
+        if a.startswith("--layout="):
+            out += named_options(a.split("=", 1)[1])
+        else:
+            out.append(a)
+        i += 1
+    return out
+
+
 class Layout:
     def __init__(self, cpus, mem, distances):
         self.cpus = cpus            # CPUs per node
