@@ -21,8 +21,11 @@ CONFIGS = {
     "sampled": "critpath,sample=1000,verify=off",
     "pagefault": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
 }
-# ompnuma's own objects: the OMPT tool and API library and the libomp.so.5 facade.
-OMPNUMA_OBJECTS = ("libompnuma.so", "libomp.so.5@facade", "libgomp.so.1@facade")
+# Where the runtime enters ompnuma: its OMPT callbacks (openmp/om_tool.c) and the SIGSEGV dispatcher of
+# the pagefault source (runtime/rt_fault.c). Callgrind counts, on every thread, what runs inside them.
+# A renamed entry point fails the run (checked against libompnuma.so's symbols) rather than count less.
+ENTRY_POINTS = ("on_thread_begin", "on_thread_end", "on_parallel_begin", "on_parallel_end",
+                "on_implicit_task", "on_sync_region", "dispatch")
 STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
 
 
@@ -66,71 +69,41 @@ def environment(config, threads, libdir):
     return env
 
 
-def parse_dump(path, libdir):
-    """(label, total, ompnuma, per-object self costs) of one callgrind dump. ompnuma = the inclusive
-    cost of every call from another object into one of ompnuma's (callbacks, and what they call)."""
-    names = {}
-    label, total = None, 0
-    ob = cob = None
-    own = 0
-    selfcost = {}
-    pending_call = False
-
-    def resolve(kind, text):
-        m = re.match(r"\((\d+)\)(?:\s+(.*))?$", text.strip())
-        if not m:
-            return text.strip()
-        key = (kind, m.group(1))
-        if m.group(2):
-            names[key] = m.group(2)
-        return names.get(key, "?")
-
-    def is_ompnuma(obj):
-        if not obj:
-            return False
-        base = os.path.basename(obj)
-        if base == "libompnuma.so":
-            return True
-        # The facades share the real runtimes' names but live in our (copied) lib directory.
-        return base in ("libomp.so.5", "libgomp.so.1") and os.path.dirname(obj) == libdir
-
+def parse_dump(path):
+    """(label, instructions) of one callgrind dump: its summary, every thread's instructions since the
+    counters were zeroed (the detailed cost lines of a client-request dump hold only the calling
+    thread's)."""
+    label, total = None, None
     with open(path) as f:
         for line in f:
             if line.startswith("desc: Trigger: Client Request: "):
                 label = line[len("desc: Trigger: Client Request: "):].strip()
-            elif line.startswith("summary:") or line.startswith("totals:"):
-                total = total or int(line.split()[1])
-            elif line.startswith("ob="):
-                ob = resolve("ob", line[3:])
-                cob = None
-            elif line.startswith("cob="):
-                cob = resolve("ob", line[4:])
-            elif line.startswith(("fn=", "fl=", "fi=", "fe=")):
-                if line.startswith("fn="):
-                    cob = None
-            elif line.startswith("calls="):
-                pending_call = True
-            elif line[:1].isdigit() or line[:1] in "+-*":
-                parts = line.split()
-                cost = int(parts[1]) if len(parts) > 1 else 0
-                if pending_call:
-                    callee = cob if cob is not None else ob
-                    if is_ompnuma(callee) and not is_ompnuma(ob):
-                        own += cost
-                    pending_call = False
-                    cob = None
-                else:
-                    selfcost[ob] = selfcost.get(ob, 0) + cost
-    return label, total, own, selfcost
+            elif line.startswith("summary:"):
+                total = int(line.split()[1])
+                break
+    return label, total
 
 
-def count_point(prog, libdir, config, threads, n, w, work):
-    out = os.path.join(work, "cg.%s.%d" % (config, threads))
+def check_entry_points(libdir):
+    r = subprocess.run(["nm", os.path.join(libdir, "libompnuma.so")], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    have = {line.split()[-1] for line in r.stdout.splitlines() if line.strip()}
+    missing = [f for f in ENTRY_POINTS if f not in have]
+    if r.returncode != 0 or missing:
+        fail("libompnuma.so has no function %s: update ENTRY_POINTS in count.py" % ", ".join(missing or ["?"]))
+
+
+def count_point(prog, libdir, config, threads, n, w, work, own=False):
+    """Instructions per execution of each construct: of the whole process, or (own) only inside
+    ompnuma's entry points."""
+    out = os.path.join(work, "cg.%s.%d%s" % (config, threads, ".own" if own else ""))
     for old in os.listdir(work):
         if old.startswith(os.path.basename(out) + "."):
             os.remove(os.path.join(work, old))
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, prog, "--count",
-           "-n", str(n), "-w", str(w), "-t", str(threads)]
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
+    if own:
+        cmd += ["--collect-atstart=no"] + ["--toggle-collect=" + f for f in ENTRY_POINTS]
+    cmd += [prog, "--count", "-n", str(n), "-w", str(w), "-t", str(threads)]
     r = subprocess.run(cmd, env=environment(config, threads, libdir), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True)
     if r.returncode != 0 or "Verification = SUCCESSFUL" not in r.stdout:
@@ -141,9 +114,9 @@ def count_point(prog, libdir, config, threads, n, w, work):
     for name in sorted(os.listdir(work)):
         if not re.match(re.escape(os.path.basename(out)) + r"\.\d+$", name):
             continue
-        label, total, own, selfcost = parse_dump(os.path.join(work, name), libdir)
-        if label in CONSTRUCTS:
-            res[label] = {"total": total / n, "ompnuma": own / n, "objects": {k: v / n for k, v in selfcost.items()}}
+        label, total = parse_dump(os.path.join(work, name))
+        if label in CONSTRUCTS and total is not None:
+            res[label] = total / n
     missing = [c for c in CONSTRUCTS if c not in res]
     if missing:
         fail("%s, %d threads: no callgrind dump for %s" % (config, threads, ", ".join(missing)))
@@ -181,7 +154,6 @@ def main(argv):
     ap.add_argument("--time", type=int, default=0, metavar="ROUNDS",
                     help="also time each construct natively, ROUNDS alternated runs per configuration")
     ap.add_argument("--json", help="write every count (and time) to this file")
-    ap.add_argument("--objects", action="store_true", help="print where the instructions go, per object")
     ap.add_argument("--keep", metavar="DIR", help="keep the callgrind dumps (and the stripped copies) in DIR")
     a = ap.parse_args(argv)
     configs = [c.strip() for c in a.configs.split(",") if c.strip()]
@@ -209,9 +181,13 @@ def main(argv):
     try:
         prog, libdir = stripped_copies(a.build, work)
         counts, times = {}, {}
+        check_entry_points(libdir)
         for t in teams:
             for c in configs:
-                counts[(c, t)] = count_point(prog, libdir, c, t, a.n, a.w, work)
+                total = count_point(prog, libdir, c, t, a.n, a.w, work)
+                own = count_point(prog, libdir, c, t, a.n, a.w, work, own=True) if c != "stock" else \
+                    {con: 0.0 for con in CONSTRUCTS}
+                counts[(c, t)] = {con: {"total": total[con], "ompnuma": own[con]} for con in CONSTRUCTS}
             for _ in range(1 if a.time else 0):
                 for c in configs:
                     times[(c, t)] = time_point(a.build, c, t, a.time, work)
@@ -223,7 +199,7 @@ def main(argv):
     print("instructions per execution (callgrind, all threads), %d counted after %d warm-up executions, "
           "KMP_BLOCKTIME=0" % (a.n, a.w))
     print("total: the whole process (libomp's waits and wake-ups vary by a few %% from run to run);")
-    print("ompnuma: inclusive in ompnuma's callbacks, exact; /thr: per team thread")
+    print("ompnuma: inside ompnuma's callbacks and fault handler, all threads; /thr: per team thread")
     head = ["construct", "threads", "stock"]
     for c in drop:
         head += [c, "ratio", c + ":ompnuma", "/thr"]
@@ -246,15 +222,6 @@ def main(argv):
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     for r in rows:
         print("  ".join(x.rjust(widths[i]) if i > 0 else x.ljust(widths[i]) for i, x in enumerate(r)))
-    if a.objects:
-        print("self instructions per execution by object (%s)" % ", ".join(configs))
-        for con in CONSTRUCTS:
-            for t in teams:
-                for c in configs:
-                    objs = counts[(c, t)][con]["objects"]
-                    top = sorted(objs.items(), key=lambda kv: -kv[1])[:4]
-                    print("%s %d %s: %s" % (con, t, c, ", ".join("%s %.0f" % (os.path.basename(k or "?"), v)
-                                                                   for k, v in top)))
     if a.json:
         rec = {"n": a.n, "warmup": a.w, "threads": teams, "configs": configs,
                "counts": [{"config": c, "threads": t, "construct": con, "total": counts[(c, t)][con]["total"],
