@@ -131,7 +131,7 @@ def time_point(build, config, threads, rounds, work):
         env = environment(config, threads, os.path.join(build, "lib"))
         env.pop("KMP_BLOCKTIME", None)
         js = os.path.join(work, "t.json")
-        r = subprocess.run([prog, "-n", "500", "-o", "7", "-w", "200", "-t", str(threads), "--json", js],
+        r = subprocess.run([prog, "-n", "200", "-o", "5", "-w", "100", "-t", str(threads), "--json", js],
                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         if r.returncode != 0:
             fail("%s, %d threads: the timed run failed (exit %d)" % (config, threads, r.returncode))
@@ -198,7 +198,7 @@ def main(argv):
     drop = [c for c in configs if c != "stock"]
     print("instructions per execution (callgrind, all threads), %d counted after %d warm-up executions, "
           "KMP_BLOCKTIME=0" % (a.n, a.w))
-    print("total: the whole process (libomp's waits and wake-ups vary by a few %% from run to run);")
+    print("total: the whole process (libomp's waits and wake-ups vary by a few % from run to run);")
     print("ompnuma: inside ompnuma's callbacks and fault handler, all threads; /thr: per team thread")
     head = ["construct", "threads", "stock"]
     for c in drop:
