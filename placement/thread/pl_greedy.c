@@ -51,9 +51,10 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
  * threads already placed on other nodes. So one pass per column only threads
  * its elements onto 2^bbits value buckets (linked lists in thread order, the
  * highest bucket read first, no counting pass), and when a cursor runs out,
- * the next non-empty bucket's still unplaced threads are gathered and sorted
- * exactly: insertion sort when few, else a stable LSD radix sort on the bits
- * below the bucket's prefix. A placed thread never becomes unplaced again, so
+ * the still unplaced threads of the next buckets (whole buckets, until 16 or
+ * what the node can still take) are gathered and sorted exactly: insertion
+ * sort when few, else a stable LSD radix sort on the bits below the bucket's
+ * prefix. A placed thread never becomes unplaced again, so
  * leaving it out of the sort changes no answer of the cursor; gathering in
  * thread order and sorting stably keeps ties in thread order. Everything is
  * O(N*Nd) plus the unplaced elements actually read; this is what keeps
@@ -470,8 +471,9 @@ int pl_i_maxlocal(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
  * per thread, the list of columns whose candidate it is. A tree node holds
  * its winner's key: the score's bits, then the thread, then the column, as
  * one 128-bit integer. Scores are IF + CPImpact, sums of products of
- * non-negative counts and a finite NUMA factor >= 1 (pl_check_topo refuses
- * others): never NaN, never -0, so their bits order as the doubles do, and
+ * non-negative counts and a finite, positive NUMA factor (pl_check_topo
+ * refuses others): never NaN, never -0, so their bits order as the doubles
+ * do, and
  * the smallest key is the paper's findLowestCPElement with our ties (lower
  * thread, then lower column). Re-seeding a leaf is then one compare and two
  * conditional moves per level, without branches: the outcome is
