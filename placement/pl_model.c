@@ -54,7 +54,9 @@ int pl_check_topo(const pl_topo_t *topo)
 {
     if (!topo || topo->nnodes < 1 || topo->nnodes > PL_MAX_NODES || !topo->capacity)
         return -EINVAL;
-    if (!(topo->numa_factor == 0 || topo->numa_factor >= 1.0) || isnan(topo->numa_factor))
+    /* Finite: the greedy policies order IF + CPImpact scores as integers,
+     * which holds for every product of counts and a finite factor. */
+    if (!(topo->numa_factor == 0 || (topo->numa_factor >= 1.0 && isfinite(topo->numa_factor))))
         return -EINVAL;
     /* Without a matrix the remote distance is 10 * numa_factor: it must exist. */
     if (!topo->distance && topo->nnodes > 1 && topo->numa_factor < 1.0)
@@ -71,6 +73,9 @@ int pl_check_topo(const pl_topo_t *topo)
                 return -EINVAL;
         }
     }
+    /* Distances near DBL_MAX would sum to an infinite factor. */
+    if (!isfinite(pl_numa_factor(topo)))
+        return -EINVAL;
     return 0;
 }
 

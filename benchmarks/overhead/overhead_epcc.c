@@ -1,4 +1,4 @@
-/* overhead_epcc.c: EPCC-style synchronisation overheads (parallel, for, barrier, reduction, empty parallel) of the OpenMP runtime it runs on. */
+/* overhead_epcc.c: EPCC-style synchronisation overheads (parallel, for, barrier, reduction, nested parallel, empty parallel) of the OpenMP runtime it runs on, timed or counted in instructions under callgrind. */
 #include <errno.h>
 #include <getopt.h>
 #include <omp.h>
@@ -6,6 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+/* The count mode marks each construct's executions for callgrind (valgrind's client requests are a
+ * few no-op instructions when the program runs natively). Without the header it cannot count. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#endif
+#endif
+#ifndef HAVE_CALLGRIND
+#define HAVE_CALLGRIND 0
+#endif
 
 /* The EPCC method: time `innerreps` executions of a construct that wraps a short delay, subtract the
  * time of the same delays run sequentially (the reference), divide by innerreps; repeat `outerreps`
@@ -17,6 +28,7 @@ typedef struct options {
     long innerreps, outerreps, warmup;
     double delay_us;
     const char *json;
+    int count; /* count mode: each construct runs warmup times, then innerreps counted times */
 } options;
 
 static long delay_length;
@@ -138,6 +150,29 @@ static double test_barrier(long reps, int nt)
     return now() - t;
 }
 
+/* Two outer threads (one when nt is 1), each the primary of an inner team of nt / 2 (at least 1):
+ * nt threads in all. */
+static long nested_inner_done;
+static double test_nested(long reps, int nt)
+{
+    const int outer = nt > 1 ? 2 : 1, inner = nt / 2 > 1 ? nt / 2 : 1;
+    long done = 0;
+    double t = now();
+    for (long j = 0; j < reps; j++) {
+#pragma omp parallel num_threads(outer) reduction(+ : done)
+        {
+#pragma omp parallel num_threads(inner) reduction(+ : done)
+            {
+                delay(delay_length);
+                done += 1;
+            }
+        }
+    }
+    t = now() - t;
+    nested_inner_done += done;
+    return t;
+}
+
 static double test_reduction(long reps, int nt)
 {
     long total = 0;
@@ -157,8 +192,9 @@ static double test_reduction(long reps, int nt)
     return t;
 }
 
-enum { C_PARALLEL, C_FOR, C_BARRIER, C_REDUCTION, C_PARALLEL_EMPTY, C_N };
-static const char *const construct_names[C_N] = {"parallel", "for", "barrier", "reduction", "parallel-empty"};
+enum { C_PARALLEL, C_FOR, C_BARRIER, C_REDUCTION, C_NESTED, C_PARALLEL_EMPTY, C_N };
+static const char *const construct_names[C_N] = {"parallel", "for", "barrier", "reduction", "nested",
+                                                 "parallel-empty"};
 
 static double run_test(int c, long reps, int nt)
 {
@@ -167,6 +203,7 @@ static double run_test(int c, long reps, int nt)
     case C_FOR: return test_for(reps, nt);
     case C_BARRIER: return test_barrier(reps, nt);
     case C_REDUCTION: return test_reduction(reps, nt);
+    case C_NESTED: return test_nested(reps, nt);
     default: return test_parallel_empty(reps, nt);
     }
 }
@@ -177,6 +214,14 @@ static double run_ref(int c, long reps)
     if (c == C_PARALLEL_EMPTY)
         return 0.0;
     return c == C_REDUCTION ? ref_reduction(reps) : ref_delay(reps);
+}
+
+/* 20 ms asleep: long enough, even under valgrind, for the workers to reach their wait. */
+static void quiesce(void)
+{
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+        ;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -200,6 +245,9 @@ static void usage(const char *prog, FILE *out)
                  "  -d, --delay US      work inside each construct, microseconds (default 0.1, as EPCC)\n"
                  "  -t, --threads T     team size (default: OMP_NUM_THREADS or the number of CPUs)\n"
                  "  -j, --json FILE     also write the results as one JSON record to FILE ('-' = stdout)\n"
+                 "  -c, --count         no timing: run each construct W times, then N times between\n"
+                 "                      callgrind marks (run under valgrind --tool=callgrind; see\n"
+                 "                      benchmarks/overhead/count.py)\n"
                  "exit status: 0 results verified, 1 a construct lost work, 2 bad usage\n",
             prog);
 }
@@ -223,16 +271,18 @@ static void parse(int argc, char **argv, options *o)
         {"innerreps", required_argument, 0, 'n'}, {"outerreps", required_argument, 0, 'o'},
         {"warmup", required_argument, 0, 'w'},    {"delay", required_argument, 0, 'd'},
         {"threads", required_argument, 0, 't'},   {"json", required_argument, 0, 'j'},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
-    *o = (options){omp_get_max_threads(), 5000, 21, 1000, 0.1, NULL};
+        {"count", no_argument, 0, 'c'},           {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    *o = (options){omp_get_max_threads(), 5000, 21, 1000, 0.1, NULL, 0};
     int c;
-    while ((c = getopt_long(argc, argv, "n:o:w:d:t:j:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:o:w:d:t:j:ch", longopts, NULL)) != -1) {
         switch (c) {
         case 'n': o->innerreps = parse_long(argv[0], "--innerreps", optarg, 1); break;
         case 'o': o->outerreps = parse_long(argv[0], "--outerreps", optarg, 1); break;
         case 'w': o->warmup = parse_long(argv[0], "--warmup", optarg, 0); break;
         case 't': o->threads = (int)parse_long(argv[0], "--threads", optarg, 1); break;
         case 'j': o->json = optarg; break;
+        case 'c': o->count = 1; break;
         case 'd': {
             char *end;
             o->delay_us = strtod(optarg, &end);
@@ -258,7 +308,11 @@ int main(int argc, char **argv)
     options o;
     parse(argc, argv, &o);
     omp_set_dynamic(0);
-    delay_length = o.delay_us > 0 ? calibrate(o.delay_us) : 0;
+    if (omp_get_max_active_levels() < 2)
+        omp_set_max_active_levels(2);
+    /* Counting wants the same instructions at every run: a calibrated delay would differ. The delay's
+     * instructions are the program's own, the same on every runtime, so count mode leaves it out. */
+    delay_length = o.delay_us > 0 && !o.count ? calibrate(o.delay_us) : 0;
     const int nt = o.threads;
     for_iterations = calloc((size_t)nt, sizeof *for_iterations);
     double stats[C_N][5]; /* median, min, max overhead; median reference and test time per execution */
@@ -269,7 +323,26 @@ int main(int argc, char **argv)
         return 2;
 
     double t_all = now();
-    for (int c = 0; c < C_N; c++) {
+    if (o.count && !HAVE_CALLGRIND) {
+        fprintf(stderr, "overhead-epcc: --count needs valgrind/callgrind.h at build time (Debian package valgrind)\n");
+        return 2;
+    }
+    /* Count mode: callgrind's counters are zeroed after a construct's warm-up and dumped, labelled with
+     * the construct's name, after its counted executions; every thread's instructions are in the dump. */
+    for (int c = 0; o.count && c < C_N; c++) {
+        run_test(c, o.warmup, nt);
+#if HAVE_CALLGRIND
+        /* The pauses let every worker finish what the last region left it (its end callbacks, going
+         * to sleep) before the counters are zeroed or dumped: no count depends on where valgrind
+         * happened to switch threads at either edge. */
+        quiesce();
+        CALLGRIND_ZERO_STATS;
+        run_test(c, o.innerreps, nt);
+        quiesce();
+        CALLGRIND_DUMP_STATS_AT(construct_names[c]);
+#endif
+    }
+    for (int c = 0; !o.count && c < C_N; c++) {
         run_ref(c, o.warmup);
         run_test(c, o.warmup, nt);
         for (long k = 0; k < o.outerreps; k++) {
@@ -287,7 +360,7 @@ int main(int argc, char **argv)
     t_all = now() - t_all;
 
     /* What every construct had to do, counted while it did it. */
-    const long runs = o.warmup + o.innerreps * o.outerreps;
+    const long runs = o.warmup + o.innerreps * (o.count ? 1 : o.outerreps);
     long for_done = 0;
     for (int i = 0; i < nt; i++)
         for_done += for_iterations[i][0];
@@ -303,6 +376,23 @@ int main(int argc, char **argv)
     if (reduction_total != runs * nt) {
         printf("Failed: reduction total %ld, expected %ld\n", reduction_total, runs * nt);
         valid = 0;
+    }
+    const long nested_expected = runs * (nt > 1 ? 2 : 1) * (nt / 2 > 1 ? nt / 2 : 1);
+    if (nested_inner_done != nested_expected) {
+        printf("Failed: nested regions ran %ld inner tasks, expected %ld\n", nested_inner_done, nested_expected);
+        valid = 0;
+    }
+    if (o.count) {
+        printf("EPCC-style constructs counted: %d threads, %ld executions per construct after %ld warm-up "
+               "executions, no delay\n", nt, o.innerreps, o.warmup);
+        for (int c = 0; c < C_N; c++)
+            printf("counted %s\n", construct_names[c]);
+        printf("Verification = %s\n", valid ? "SUCCESSFUL" : "UNSUCCESSFUL");
+        free(over);
+        free(refs);
+        free(tests);
+        free(for_iterations);
+        return valid ? 0 : 1;
     }
 
     printf("EPCC-style overheads: %d threads, delay %.3g us (%ld iterations), %ld executions x %ld measurements "

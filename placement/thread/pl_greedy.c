@@ -51,9 +51,10 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
  * threads already placed on other nodes. So one pass per column only threads
  * its elements onto 2^bbits value buckets (linked lists in thread order, the
  * highest bucket read first, no counting pass), and when a cursor runs out,
- * the next non-empty bucket's still unplaced threads are gathered and sorted
- * exactly: insertion sort when few, else a stable LSD radix sort on the bits
- * below the bucket's prefix. A placed thread never becomes unplaced again, so
+ * the still unplaced threads of the next buckets (whole buckets, until 16 or
+ * what the node can still take) are gathered and sorted exactly: insertion
+ * sort when few, else a stable LSD radix sort on the bits below the bucket's
+ * prefix. A placed thread never becomes unplaced again, so
  * leaving it out of the sort changes no answer of the cursor; gathering in
  * thread order and sorting stably keeps ties in thread order. Everything is
  * O(N*Nd) plus the unplaced elements actually read; this is what keeps
@@ -61,6 +62,10 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
  * radix sort for the same reason).
  */
 #define INSERTION_MAX 32
+/* Unplaced threads a cursor gathers at once: whole buckets until at least
+ * this many. Fewer would call the gathering (and its mispredicted branches)
+ * on almost every step; more would sort threads no cursor reaches. */
+#define CHUNK_MIN 16
 
 typedef struct kv { uint64_t v; int t; } kv_t;
 
@@ -68,10 +73,13 @@ typedef struct cols {
     const uint64_t *refs;
     int   n, nd;
     int   bbits;      /* 2^bbits buckets per column, about 4 elements each */
-    int  *run;        /* [nd][n] sorted unplaced threads of the bucket being read */
+    int  *run;        /* [nd][n+1] sorted unplaced threads of the chunk being read, then n */
+    double *ifv;      /* [nd][n] critpath: IF (Eq. 4) of each run entry; NULL for maxlocal */
+    double factor;    /* NUMA factor of the IFs */
+    const int *capacity; /* [nd] cores of each node */
     int  *link;       /* [nd][n] next thread of the same bucket, -1 ends */
     int  *head;       /* [nd][2^bbits] first thread of each bucket, -1 empty */
-    uint64_t *tv;     /* [n] scratch of the exact sort: values */
+    uint64_t *tv;     /* [n] scratch of the gathering: values */
     kv_t *tmp;        /* [2n] scratch of the radix sort */
     uint64_t *vmax;   /* [nd] OR of the column: its bit length */
     int  *bucket;     /* [nd] next bucket to read (they go down), -1 none */
@@ -79,7 +87,7 @@ typedef struct cols {
     int  *len;        /* [nd] length of run */
     int  *shift;      /* [nd] bucket = v >> shift */
     int  *used;       /* [nd] threads placed on the node */
-    unsigned char *placed; /* [n] */
+    unsigned char *placed; /* [n+1]; placed[n] stays 0: every run ends with n */
     double *load;     /* [nd] CPImpact (critpath) or LC (maxlocal) */
     double *rowsum;   /* [n] */
     int  *cand;       /* [nd] critpath: cached top thread of the column, -1 closed */
@@ -96,22 +104,10 @@ static int bucket_bits(int n)
     return b;
 }
 
-/* Gather the unplaced threads of bucket b of column d into run[d], sorted;
- * returns how many. The bucket's elements share the bits of v above shift. */
-static int load_bucket(cols_t *c, int d, int b)
+/* Sort k gathered threads of one bucket of column d (values in tv, threads in
+ * run) by value descending, stably: they share the bits of v above shift. */
+static void sort_bucket(cols_t *c, int d, int *run, uint64_t *tv, int k)
 {
-    int n = c->n, nd = c->nd;
-    const int *link = c->link + (size_t)d * n;
-    const unsigned char *placed = c->placed;
-    const uint64_t *col = c->refs + d;
-    int *run = c->run + (size_t)d * n;
-    uint64_t *tv = c->tv;
-    int k = 0;
-    for (int t = c->head[((size_t)d << c->bbits) + b]; t >= 0; t = link[t])
-        if (!placed[t]) {
-            tv[k] = col[(size_t)t * nd];
-            run[k++] = t;
-        }
     if (k <= INSERTION_MAX) {
         /* Only strictly greater values move: equal ones keep thread order. */
         for (int i = 1; i < k; i++) {
@@ -124,52 +120,94 @@ static int load_bucket(cols_t *c, int d, int b)
             tv[j] = v;
             run[j] = t;
         }
-    } else {
-        kv_t *a = c->tmp, *x = c->tmp + n;
+        return;
+    }
+    kv_t *a = c->tmp, *x = c->tmp + c->n;
+    for (int i = 0; i < k; i++)
+        a[i] = (kv_t){ tv[i], run[i] };
+    for (int s = 0, sh = c->shift[d]; s < sh; s += 8) {
+        int count[257];
+        int bits = sh - s < 8 ? sh - s : 8;
+        unsigned mask = (1u << bits) - 1;
+        memset(count, 0, sizeof count);
+        /* Bucket mask - digit: descending order, stable within a digit. */
         for (int i = 0; i < k; i++)
-            a[i] = (kv_t){ tv[i], run[i] };
-        for (int s = 0, sh = c->shift[d]; s < sh; s += 8) {
-            int count[257];
-            int bits = sh - s < 8 ? sh - s : 8;
-            unsigned mask = (1u << bits) - 1;
-            memset(count, 0, sizeof count);
-            /* Bucket mask - digit: descending order, stable within a digit. */
-            for (int i = 0; i < k; i++)
-                count[mask - ((a[i].v >> s) & mask) + 1]++;
-            for (int i = 1; i <= 256; i++)
-                count[i] += count[i - 1];
-            for (int i = 0; i < k; i++)
-                x[count[mask - ((a[i].v >> s) & mask)]++] = a[i];
-            kv_t *y = a; a = x; x = y;
+            count[mask - ((a[i].v >> s) & mask) + 1]++;
+        for (int i = 1; i <= 256; i++)
+            count[i] += count[i - 1];
+        for (int i = 0; i < k; i++)
+            x[count[mask - ((a[i].v >> s) & mask)]++] = a[i];
+        kv_t *y = a; a = x; x = y;
+    }
+    for (int i = 0; i < k; i++) {
+        tv[i] = a[i].v;
+        run[i] = a[i].t;
+    }
+}
+
+/*
+ * Refill run[d] with the unplaced threads of the next buckets of column d,
+ * whole buckets until CHUNK_MIN or the column's end, sorted; returns how many.
+ * The gathering has no branch on placed (an unplaced thread just advances the
+ * write index). For critpath the IF of every gathered thread is computed here
+ * in one independent batch, so that a step reads it instead of waiting for
+ * the row total and two floating-point operations.
+ */
+static int load_chunk(cols_t *c, int d)
+{
+    int n = c->n, nd = c->nd;
+    const int *link = c->link + (size_t)d * n;
+    const int *head = c->head + ((size_t)d << c->bbits);
+    const unsigned char *placed = c->placed;
+    const uint64_t *col = c->refs + d;
+    int *run = c->run + (size_t)d * (n + 1);
+    uint64_t *tv = c->tv;
+    /* No more than the node can still take: a full node closes its column,
+     * and the buckets below are often a few large ones (block-local columns:
+     * the many small remote counts) that no cursor reaches. */
+    int want = c->capacity[d] - c->used[d];
+    want = want < CHUNK_MIN ? want : CHUNK_MIN;
+    int k = 0, b = c->bucket[d];
+    for (; b >= 0 && k < want; b--) {
+        int k0 = k;
+        for (int t = head[b]; t >= 0; t = link[t]) {
+            run[k] = t;
+            tv[k] = col[(size_t)t * nd];
+            k += !placed[t];
         }
-        for (int i = 0; i < k; i++)
-            run[i] = a[i].t;
+        if (k - k0 > 1)
+            sort_bucket(c, d, run + k0, tv + k0, k - k0);
+    }
+    c->bucket[d] = b;
+    run[k] = n;
+    if (c->ifv) {
+        double *ifv = c->ifv + (size_t)d * n, f = c->factor;
+        const double *rowsum = c->rowsum;
+        for (int i = 0; i < k; i++) {
+            double v = (double)tv[i];
+            ifv[i] = v + f * (rowsum[run[i]] - v);
+        }
     }
     return k;
 }
-/* Largest remaining element of column d, or -1. */
+
+/* Largest remaining element of column d, or -1; pos[d] is its run index. */
 static inline int top(cols_t *c, int d)
 {
-    const int *run = c->run + (size_t)d * c->n;
+    const int *run = c->run + (size_t)d * (c->n + 1);
+    const unsigned char *placed = c->placed;
+    int p = c->pos[d];
     for (;;) {
-        int p = c->pos[d], e = c->len[d];
-        while (p < e && c->placed[run[p]])
+        /* The run ends with thread n, never placed: no bound check. */
+        while (placed[run[p]])
             p++;
-        c->pos[d] = p;
-        if (p < e)
-            return run[p];
-        const int *head = c->head + ((size_t)d << c->bbits);
-        int b = c->bucket[d];
-        while (b >= 0 && head[b] < 0)
-            b--;
-        if (b < 0) {
-            c->bucket[d] = -1;
-            return -1;
-        }
-        c->bucket[d] = b - 1;
-        c->len[d] = load_bucket(c, d, b);
-        c->pos[d] = 0;
+        if (p < c->len[d] || c->bucket[d] < 0)
+            break;
+        c->len[d] = load_chunk(c, d);
+        p = 0;
     }
+    c->pos[d] = p;
+    return p < c->len[d] ? run[p] : -1;
 }
 
 /*
@@ -232,6 +270,7 @@ static void bucket_columns(cols_t *c, const pl_topo_t *topo)
         }
     for (int d = 0; d < nd; d++) {
         c->pos[d] = c->len[d] = 0;
+        c->run[(size_t)d * (n + 1)] = n;
         if (topo->capacity[d] <= 0) {
             /* A node without cores never receives a thread: no column to read. */
             c->bucket[d] = -1;
@@ -257,7 +296,8 @@ static size_t critpath_sel_bytes(int n, int nd);
 size_t pl_i_greedy_bytes(int n, int nd)
 {
     pl_arena_t a = { NULL, 0, 0 };
-    pl_i_take(&a, sizeof(int) * (size_t)n * nd);
+    pl_i_take(&a, sizeof(int) * (size_t)(n + 1) * nd);
+    pl_i_take(&a, sizeof(double) * (size_t)n * nd);
     pl_i_take(&a, sizeof(int) * (size_t)n * nd);
     pl_i_take(&a, sizeof(int) * ((size_t)nd << bucket_bits(n)));
     pl_i_take(&a, sizeof(double) * n);
@@ -266,20 +306,23 @@ size_t pl_i_greedy_bytes(int n, int nd)
     pl_i_take(&a, sizeof(uint64_t) * nd);
     for (int i = 0; i < 6; i++)
         pl_i_take(&a, sizeof(int) * nd);
-    pl_i_take(&a, (size_t)n);
+    pl_i_take(&a, (size_t)n + 1);
     pl_i_take(&a, sizeof(double) * nd);
     pl_i_take(&a, sizeof(double) * nd);
     return a.used + critpath_sel_bytes(n, nd);
 }
 
-static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_tnt_t *tnt)
+/* with_if: critpath, whose cursors carry the IF of every gathered thread. */
+static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_tnt_t *tnt,
+                     int with_if)
 {
     int n = tnt->nthreads, nd = tnt->nnodes;
     c->refs = tnt->refs;
     c->n = n;
     c->nd = nd;
     c->bbits = bucket_bits(n);
-    c->run = pl_i_take(a, sizeof(int) * (size_t)n * nd);
+    c->run = pl_i_take(a, sizeof(int) * (size_t)(n + 1) * nd);
+    c->ifv = pl_i_take(a, sizeof(double) * (size_t)n * nd);
     c->link = pl_i_take(a, sizeof(int) * (size_t)n * nd);
     c->head = pl_i_take(a, sizeof(int) * ((size_t)nd << c->bbits));
     c->rowsum = pl_i_take(a, sizeof(double) * n);
@@ -292,12 +335,16 @@ static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_t
     c->shift = pl_i_take(a, sizeof(int) * nd);
     c->used = pl_i_take(a, sizeof(int) * nd);
     c->cand = pl_i_take(a, sizeof(int) * nd);
-    c->placed = pl_i_take(a, (size_t)n);
+    c->placed = pl_i_take(a, (size_t)n + 1);
     c->load = pl_i_take(a, sizeof(double) * nd);
     c->impact = pl_i_take(a, sizeof(double) * nd);
     if (!c->impact)
         return -ENOBUFS;
-    memset(c->placed, 0, (size_t)n);
+    memset(c->placed, 0, (size_t)n + 1);
+    if (!with_if)
+        c->ifv = NULL;
+    c->factor = pl_numa_factor(topo);
+    c->capacity = topo->capacity;
 
     for (int d = 0; d < nd; d++) {
         c->used[d] = 0;
@@ -372,7 +419,7 @@ int pl_i_maxlocal(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
                   pl_arena_t *a, pl_trace_t *trace)
 {
     cols_t c;
-    int rc = cols_init(&c, a, topo, tnt);
+    int rc = cols_init(&c, a, topo, tnt, 0);
     if (rc)
         return rc;
     double factor = pl_numa_factor(topo);
@@ -421,20 +468,26 @@ int pl_i_maxlocal(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
  */
 /*
  * Selection state of critpath: a tournament tree over the node columns and,
- * per thread, the list of columns whose candidate it is. Each tree node holds
- * its winner's score, thread and column, so that re-seeding a leaf compares
- * against siblings loaded ahead of time, without branches: the outcome is
+ * per thread, the list of columns whose candidate it is. A tree node holds
+ * its winner's key: the score's bits, then the thread, then the column, as
+ * one 128-bit integer. Scores are IF + CPImpact, sums of products of
+ * non-negative counts and a finite, positive NUMA factor (pl_check_topo
+ * refuses others): never NaN, never -0, so their bits order as the doubles
+ * do, and
+ * the smallest key is the paper's findLowestCPElement with our ties (lower
+ * thread, then lower column). Re-seeding a leaf is then one compare and two
+ * conditional moves per level, without branches: the outcome is
  * data-dependent, and every step of the greedy loop waits for the root.
- * An empty subtree holds the column nd.
  */
-typedef struct snode { uint64_t score; int cand, col; } snode_t; /* score: a double's bits */
+typedef unsigned __int128 sel_key_t;
+#define SEL_NONE (~(sel_key_t)0) /* an empty subtree: larger than every key */
 
 typedef struct sel {
     cols_t *c;
-    int p;        /* leaves: a power of two >= nd */
-    snode_t *tree;/* [2p] winner of each subtree, col = nd if empty */
-    int *head;    /* [n] first column whose candidate is the thread, -1 none */
-    int *next;    /* [nd] links of those lists */
+    int p;          /* leaves: a power of two >= nd */
+    sel_key_t *tree;/* [2p] winner of each subtree */
+    int *head;      /* [n] first column whose candidate is the thread, -1 none */
+    int *next;      /* [nd] links of those lists */
 } sel_t;
 
 static size_t critpath_sel_bytes(int n, int nd)
@@ -443,50 +496,41 @@ static size_t critpath_sel_bytes(int n, int nd)
     while (p < nd)
         p *= 2;
     pl_arena_t a = { NULL, 0, 0 };
-    pl_i_take(&a, sizeof(snode_t) * 2 * (size_t)p);
+    pl_i_take(&a, sizeof(sel_key_t) * 2 * (size_t)p);
     pl_i_take(&a, sizeof(int) * n);
     pl_i_take(&a, sizeof(int) * nd);
     return a.used;
 }
 
-static inline double bits_double(uint64_t u) { double x; memcpy(&x, &u, sizeof x); return x; }
-static inline uint64_t double_bits(double x) { uint64_t u; memcpy(&u, &x, sizeof u); return u; }
-
-/*
- * Whether x beats its sibling y, x being the right child when right: the
- * lower IF + CPImpact, then the lower thread, then the lower column (the
- * paper's findLowestCPElement with our ties); a column beats none, and
- * unordered (NaN) scores go to the right child.
- */
-static inline int sel_beats(snode_t x, snode_t y, int right, int none)
+static inline sel_key_t sel_key(double score, int t, int d)
 {
-    double sx = bits_double(x.score), sy = bits_double(y.score);
-    int tie = (x.cand < y.cand) | ((x.cand == y.cand) & (x.col < y.col));
-    int won = (sx < sy) | ((sx == sy) & tie) | (isunordered(sx, sy) & right);
-    return (y.col == none) | ((x.col != none) & won);
+    uint64_t bits;
+    memcpy(&bits, &score, sizeof bits);
+    return ((sel_key_t)bits << 64) | ((uint64_t)(uint32_t)t << 32) | (uint32_t)d;
 }
 
-static inline snode_t sel_leaf(const sel_t *s, const double *score, int d)
+/* The smaller of two keys without a branch: which one wins is data, and a
+ * compiler left to itself makes a (mispredicted) jump of a 128-bit select. */
+static inline sel_key_t sel_min(sel_key_t x, sel_key_t y)
 {
-    const cols_t *c = s->c;
-    snode_t x = { double_bits(score ? score[0] : 0.0), c->cand[d], c->cand[d] >= 0 ? d : c->nd };
-    return x;
+    uint64_t m = -(uint64_t)(x < y); /* all ones when x wins */
+    /* An empty asm hides m's origin: otherwise the compiler turns the
+     * masks back into a select and the select into a jump. */
+    __asm__("" : "+r"(m));
+    uint64_t lo = ((uint64_t)x & m) | ((uint64_t)y & ~m);
+    uint64_t hi = ((uint64_t)(x >> 64) & m) | ((uint64_t)(y >> 64) & ~m);
+    return ((sel_key_t)hi << 64) | lo;
 }
 
-/* Re-seed leaf d with score *score (or empty when its candidate is -1). */
-static void sel_update(sel_t *s, int d, double score)
+/* Re-seed leaf d with key x and replay its path to the root. */
+static inline void sel_update(sel_t *s, int d, sel_key_t x)
 {
-    int i = s->p + d, none = s->c->nd;
-    snode_t x = sel_leaf(s, &score, d);
-    s->tree[i] = x;
-    for (; i > 1; i /= 2) {
-        snode_t y = s->tree[i ^ 1];
-        /* Masks rather than ?: so that no compiler makes a branch of it. */
-        uint64_t m = -(uint64_t)sel_beats(x, y, i & 1, none);
-        x.score = (x.score & m) | (y.score & ~m);
-        x.cand = (int)(((unsigned)x.cand & (unsigned)m) | ((unsigned)y.cand & ~(unsigned)m));
-        x.col = (int)(((unsigned)x.col & (unsigned)m) | ((unsigned)y.col & ~(unsigned)m));
-        s->tree[i / 2] = x;
+    sel_key_t *tree = s->tree;
+    int i = s->p + d;
+    tree[i] = x;
+    for (; i > 1; i >>= 1) {
+        x = sel_min(x, tree[i ^ 1]);
+        tree[i >> 1] = x;
     }
 }
 
@@ -502,27 +546,25 @@ static void sel_link(sel_t *s, int d, int t)
 }
 
 /* Refresh the candidate (and its IF) of column d from its cursor; returns
- * its score IF + CPImpact. */
-static double sel_refill(sel_t *s, const pl_topo_t *topo, int d, double factor)
+ * its key, SEL_NONE when the node is full or the column empty. */
+static inline sel_key_t sel_refill(sel_t *s, int d)
 {
     cols_t *c = s->c;
-    int t = c->used[d] < topo->capacity[d] ? top(c, d) : -1;
+    int t = c->used[d] < c->capacity[d] ? top(c, d) : -1;
     sel_link(s, d, t);
     if (t < 0)
-        return 0.0;
-    double v = (double)c->refs[(size_t)t * c->nd + d];
-    c->impact[d] = v + factor * (c->rowsum[t] - v);
-    return c->impact[d] + c->load[d];
+        return SEL_NONE;
+    c->impact[d] = c->ifv[(size_t)d * c->n + c->pos[d]];
+    return sel_key(c->impact[d] + c->load[d], t, d);
 }
 
 int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
                   pl_arena_t *a, pl_trace_t *trace)
 {
     cols_t c;
-    int rc = cols_init(&c, a, topo, tnt);
+    int rc = cols_init(&c, a, topo, tnt, 1);
     if (rc)
         return rc;
-    double factor = pl_numa_factor(topo);
     int n = tnt->nthreads, nd = tnt->nnodes;
     /*
      * A step changes only the columns whose candidate was the placed thread
@@ -533,7 +575,7 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
     sel_t s = { .c = &c, .p = 1 };
     while (s.p < nd)
         s.p *= 2;
-    s.tree = pl_i_take(a, sizeof(snode_t) * 2 * (size_t)s.p);
+    s.tree = pl_i_take(a, sizeof(sel_key_t) * 2 * (size_t)s.p);
     s.head = pl_i_take(a, sizeof(int) * n);
     s.next = pl_i_take(a, sizeof(int) * nd);
     if (!s.next)
@@ -541,21 +583,19 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
     for (int t = 0; t < n; t++)
         s.head[t] = -1;
     for (int i = 0; i < 2 * s.p; i++)
-        s.tree[i] = (snode_t){ 0, -1, nd };
-    for (int d = 0; d < nd; d++) {
-        double score = sel_refill(&s, topo, d, factor);
-        s.tree[s.p + d] = sel_leaf(&s, &score, d);
-    }
+        s.tree[i] = SEL_NONE;
+    for (int d = 0; d < nd; d++)
+        s.tree[s.p + d] = sel_refill(&s, d);
     for (int i = s.p - 1; i >= 1; i--) {
-        snode_t l = s.tree[2 * i], r = s.tree[2 * i + 1];
-        s.tree[i] = sel_beats(l, r, 0, nd) ? l : r;
+        sel_key_t l = s.tree[2 * i], r = s.tree[2 * i + 1];
+        s.tree[i] = sel_min(l, r);
     }
     trace_begin(trace);
     for (int step = 0; step < n; step++) {
-        int bd = s.tree[1].col;
-        if (bd == nd)
+        sel_key_t root = s.tree[1];
+        if (root == SEL_NONE)
             return -ENOSPC;
-        int bt = s.tree[1].cand;
+        int bd = (int)(uint32_t)root, bt = (int)(uint32_t)(root >> 32);
         if (trace) {
             /* e_max: the largest V among the candidates (the paper's getFistMaxElement). */
             int mt = -1, md = -1, first = trace->ncands;
@@ -576,7 +616,7 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
         s.head[bt] = -1;
         while (d >= 0) {
             int nx = s.next[d];
-            sel_update(&s, d, sel_refill(&s, topo, d, factor));
+            sel_update(&s, d, sel_refill(&s, d));
             d = nx;
         }
     }

@@ -1,5 +1,6 @@
 // degenerate-inputs.c: every policy handles zero TNTs, one thread, one node, identical threads, full capacity, memory-only nodes, and rejects impossible inputs with the documented errno.
 // RUN: %clang-omp -I%srcroot/placement -I%S/Inputs %s %builddir/lib/static/libompnuma_placement.a -lm -o %t && %t | FileCheck %s
+#include <math.h>
 #include <string.h>
 #include "pl_test.h"
 
@@ -116,6 +117,15 @@ int main(void)
     pl_topo_t tnf = { 4, cap4, NULL, 0 };
     printf("no distances, no factor: %s\n", pl_check(&tnf, &tz) == -EINVAL ? "EINVAL" : "wrong");
     // CHECK: no distances, no factor: EINVAL
+    /* The greedy policies order their scores as integers: a factor must be finite. */
+    pl_topo_t tinf = { 4, cap4, NULL, INFINITY };
+    double huge[16];
+    for (int i = 0; i < 16; i++)
+        huge[i] = i % 5 ? 1e308 : 1e-300; /* finite, but the derived factor is not */
+    pl_topo_t thuge = { 4, cap4, huge, 0 };
+    printf("infinite factor: %s %s\n", pl_check(&tinf, &tz) == -EINVAL ? "EINVAL" : "wrong",
+           pl_check(&thuge, &tz) == -EINVAL ? "EINVAL" : "wrong");
+    // CHECK: infinite factor: EINVAL EINVAL
     int n8[8], c8[8];
     pl_mapping_t m8 = { 8, n8, c8 }, m7 = { 7, n8, c8 };
     char small[8];

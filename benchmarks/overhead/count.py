@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""count.py: instructions per execution of each EPCC construct, stock vs ompnuma's drop-in (settled, sampled, pagefault source), counted by callgrind, per team size; optionally next to the timed overhead ratio."""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+CONSTRUCTS = ("parallel", "for", "barrier", "reduction", "nested", "parallel-empty")
+# OMP_PLACEMENT of each drop-in configuration. "settled": the default policy, counted after a warm-up
+# long enough for every region to have sampled, decided, verified and settled. "sampled": every
+# execution is sampled (the default source). "pagefault": sampled by the pagefault source on the
+# program's anonymous memory (the harness's ompnuma-sampling).
+CONFIGS = {
+    "stock": None,
+    "settled": "critpath",
+    "sampled": "critpath,sample=1000,verify=off",
+    "pagefault": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
+}
+# Where the runtime enters ompnuma: its OMPT callbacks (openmp/om_tool.c) and the SIGSEGV dispatcher of
+# the pagefault source (runtime/rt_fault.c). Callgrind counts, on every thread, what runs inside them.
+# A renamed entry point fails the run (checked against libompnuma.so's symbols) rather than count less.
+ENTRY_POINTS = ("on_thread_begin", "on_thread_end", "on_parallel_begin", "on_parallel_end",
+                "on_implicit_task", "on_sync_region", "dispatch")
+STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
+
+
+def fail(msg):
+    sys.stderr.write("count.py: " + msg + "\n")
+    sys.exit(2)
+
+
+def stripped_copies(build, work):
+    """valgrind 3.19 cannot read clang 19's DWARF 5: the program and the drop-in libraries are copied
+    without debug information (the code, and so every count, is the same)."""
+    libdir = os.path.join(work, "lib")
+    os.makedirs(libdir, exist_ok=True)
+    src_lib = os.path.join(build, "lib")
+    for name in sorted(os.listdir(src_lib)):
+        src = os.path.join(src_lib, name)
+        dst = os.path.join(libdir, name)
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), dst)
+        elif os.path.isfile(src) and ".so" in name:
+            with open(src, "rb") as f:
+                elf = f.read(4) == b"\x7fELF"
+            if elf:
+                subprocess.run(["objcopy", "--strip-debug", src, dst], check=True)
+            else:
+                shutil.copy(src, dst)  # libomp.so: a linker script
+    prog = os.path.join(work, "overhead-epcc")
+    subprocess.run(["objcopy", "--strip-debug", os.path.join(build, "bin", "overhead-epcc"), prog], check=True)
+    return prog, libdir
+
+
+def environment(config, threads, libdir):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(STRIP_PREFIXES)}
+    env["OMP_NUM_THREADS"] = str(threads)
+    # Waiting threads sleep at once: a spinning thread would count instructions for as long as
+    # valgrind lets it run, which depends on nothing the runtime does. Both sides get it.
+    env["KMP_BLOCKTIME"] = "0"
+    if CONFIGS[config] is not None:
+        env["LD_LIBRARY_PATH"] = libdir
+        env["OMP_PLACEMENT"] = CONFIGS[config]
+    return env
+
+
+def parse_dump(path):
+    """(label, instructions) of one callgrind dump: its summary, every thread's instructions since the
+    counters were zeroed (the detailed cost lines of a client-request dump hold only the calling
+    thread's)."""
+    label, total = None, None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("desc: Trigger: Client Request: "):
+                label = line[len("desc: Trigger: Client Request: "):].strip()
+            elif line.startswith("summary:"):
+                total = int(line.split()[1])
+                break
+    return label, total
+
+
+def check_entry_points(libdir):
+    r = subprocess.run(["nm", os.path.join(libdir, "libompnuma.so")], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    have = {line.split()[-1] for line in r.stdout.splitlines() if line.strip()}
+    missing = [f for f in ENTRY_POINTS if f not in have]
+    if r.returncode != 0 or missing:
+        fail("libompnuma.so has no function %s: update ENTRY_POINTS in count.py" % ", ".join(missing or ["?"]))
+
+
+def count_point(prog, libdir, config, threads, n, w, work, own=False):
+    """Instructions per execution of each construct: of the whole process, or (own) only inside
+    ompnuma's entry points."""
+    out = os.path.join(work, "cg.%s.%d%s" % (config, threads, ".own" if own else ""))
+    for old in os.listdir(work):
+        if old.startswith(os.path.basename(out) + "."):
+            os.remove(os.path.join(work, old))
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
+    if own:
+        cmd += ["--collect-atstart=no"] + ["--toggle-collect=" + f for f in ENTRY_POINTS]
+    cmd += [prog, "--count", "-n", str(n), "-w", str(w), "-t", str(threads)]
+    r = subprocess.run(cmd, env=environment(config, threads, libdir), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    if r.returncode != 0 or "Verification = SUCCESSFUL" not in r.stdout:
+        tail = (r.stdout + r.stderr).strip().splitlines()[-5:]
+        fail("%s, %d threads: the counted run failed (exit %d): %s" % (config, threads, r.returncode,
+                                                                       " | ".join(tail)))
+    res = {}
+    for name in sorted(os.listdir(work)):
+        if not re.match(re.escape(os.path.basename(out)) + r"\.\d+$", name):
+            continue
+        label, total = parse_dump(os.path.join(work, name))
+        if label in CONSTRUCTS and total is not None:
+            res[label] = total / n
+    missing = [c for c in CONSTRUCTS if c not in res]
+    if missing:
+        fail("%s, %d threads: no callgrind dump for %s" % (config, threads, ", ".join(missing)))
+    return res
+
+
+def time_point(build, config, threads, rounds, work):
+    """Median timed overhead (ns) per construct of overhead-epcc run natively."""
+    prog = os.path.join(build, "bin", "overhead-epcc")
+    runs = {c: [] for c in CONSTRUCTS}
+    for _ in range(rounds):
+        env = environment(config, threads, os.path.join(build, "lib"))
+        env.pop("KMP_BLOCKTIME", None)
+        js = os.path.join(work, "t.json")
+        r = subprocess.run([prog, "-n", "200", "-o", "5", "-w", "100", "-t", str(threads), "--json", js],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if r.returncode != 0:
+            fail("%s, %d threads: the timed run failed (exit %d)" % (config, threads, r.returncode))
+        with open(js) as f:
+            rec = json.load(f)
+        for c in CONSTRUCTS:
+            runs[c].append(rec["constructs"][c]["test_ns"])
+    return {c: statistics.median(v) for c, v in runs.items()}
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="count.py", description=__doc__)
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "build"), help="ompnuma build directory (default: <source>/build)")
+    ap.add_argument("--threads", default="2,4,8,16,32,64", help="team sizes (default 2,4,8,16,32,64)")
+    ap.add_argument("--configs", default="stock,settled,sampled,pagefault",
+                    help="stock and drop-in configurations among %s" % ", ".join(CONFIGS))
+    ap.add_argument("-n", type=int, default=64, help="counted executions per construct (default 64)")
+    ap.add_argument("-w", type=int, default=64, help="warm-up executions per construct (default 64)")
+    ap.add_argument("--time", type=int, default=0, metavar="ROUNDS",
+                    help="also time each construct natively, ROUNDS alternated runs per configuration")
+    ap.add_argument("--json", help="write every count (and time) to this file")
+    ap.add_argument("--keep", metavar="DIR", help="keep the callgrind dumps (and the stripped copies) in DIR")
+    a = ap.parse_args(argv)
+    configs = [c.strip() for c in a.configs.split(",") if c.strip()]
+    bad = [c for c in configs if c not in CONFIGS]
+    if bad or "stock" not in configs:
+        fail("--configs: \"%s\" must name stock and some of %s" % (a.configs, ", ".join(CONFIGS)))
+    try:
+        teams = [int(t) for t in a.threads.split(",")]
+        if any(t < 1 for t in teams):
+            raise ValueError
+    except ValueError:
+        fail("--threads: \"%s\" is not a list of team sizes >= 1" % a.threads)
+    if a.n < 8 or a.w < 0:
+        fail("-n must be >= 8 (settled regions are timed one execution in eight) and -w >= 0")
+    for tool in ("valgrind", "objcopy"):
+        if not shutil.which(tool):
+            fail("%s is not installed (Debian package %s)" % (tool, "valgrind" if tool == "valgrind" else "binutils"))
+    if not os.path.isfile(os.path.join(a.build, "bin", "overhead-epcc")):
+        fail("no %s/bin/overhead-epcc: build first" % a.build)
+
+    work = a.keep or tempfile.mkdtemp(prefix="ompnuma-count-")
+    if a.keep:
+        shutil.rmtree(a.keep, ignore_errors=True)
+        os.makedirs(a.keep)
+    try:
+        prog, libdir = stripped_copies(a.build, work)
+        counts, times = {}, {}
+        check_entry_points(libdir)
+        for t in teams:
+            for c in configs:
+                total = count_point(prog, libdir, c, t, a.n, a.w, work)
+                own = count_point(prog, libdir, c, t, a.n, a.w, work, own=True) if c != "stock" else \
+                    {con: 0.0 for con in CONSTRUCTS}
+                counts[(c, t)] = {con: {"total": total[con], "ompnuma": own[con]} for con in CONSTRUCTS}
+            for _ in range(1 if a.time else 0):
+                for c in configs:
+                    times[(c, t)] = time_point(a.build, c, t, a.time, work)
+    finally:
+        if not a.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+    drop = [c for c in configs if c != "stock"]
+    print("instructions per execution (callgrind, all threads), %d counted after %d warm-up executions, "
+          "KMP_BLOCKTIME=0" % (a.n, a.w))
+    print("total: the whole process (libomp's waits and wake-ups vary by a few % from run to run);")
+    print("ompnuma: inside ompnuma's callbacks and fault handler, all threads; /thr: per team thread")
+    head = ["construct", "threads", "stock"]
+    for c in drop:
+        head += [c, "ratio", c + ":ompnuma", "/thr"]
+    if a.time:
+        head += ["stock ns"] + ["%s ns" % c for c in drop] + ["%s/stock" % c for c in drop]
+    rows = [head]
+    for con in CONSTRUCTS:
+        for t in teams:
+            st = counts[("stock", t)][con]["total"]
+            row = [con, str(t), "%.0f" % st]
+            for c in drop:
+                r = counts[(c, t)][con]
+                row += ["%.0f" % r["total"], "%.3f" % (r["total"] / st if st else 0.0),
+                        "%.1f" % r["ompnuma"], "%.1f" % (r["ompnuma"] / t)]
+            if a.time:
+                ts = times[("stock", t)][con]
+                row += ["%.0f" % ts] + ["%.0f" % times[(c, t)][con] for c in drop]
+                row += ["%.3f" % (times[(c, t)][con] / ts if ts else 0.0) for c in drop]
+            rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    for r in rows:
+        print("  ".join(x.rjust(widths[i]) if i > 0 else x.ljust(widths[i]) for i, x in enumerate(r)))
+    if a.json:
+        rec = {"n": a.n, "warmup": a.w, "threads": teams, "configs": configs,
+               "counts": [{"config": c, "threads": t, "construct": con, "total": counts[(c, t)][con]["total"],
+                           "ompnuma": counts[(c, t)][con]["ompnuma"]}
+                          for (c, t) in counts for con in CONSTRUCTS],
+               "times_ns": [{"config": c, "threads": t, "construct": con, "test_ns": times[(c, t)][con]}
+                            for (c, t) in times for con in CONSTRUCTS]}
+        with open(a.json, "w") as f:
+            json.dump(rec, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
