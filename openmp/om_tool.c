@@ -172,8 +172,11 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
 {
     OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, om_user_data(parallel_data), task_data,
              codeptr_ra);
-    /* Arrival at the region's closing barrier ends a thread's busy time. */
-    if (endpoint == ompt_scope_begin &&
+    /* Arrival at the region's closing barrier ends a thread's busy time,
+     * when this execution is timed at all (the team word says so: a settled
+     * region's untimed executions cost no thread lookup here). */
+    const om_team_data_t *team = om_team_of(parallel_data);
+    if (endpoint == ompt_scope_begin && (!team || team_timed(team->word)) &&
         (kind == ompt_sync_region_barrier_implicit_parallel || kind == ompt_sync_region_barrier_implicit)) {
         om_thread_t *thr = thread_self();
         if (thr)

@@ -11,6 +11,7 @@
 #include "rt_affinity.h"
 #include "rt_core.h"
 #include "rt_log.h"
+#include "rt_fault.h"
 #include "rt_monitor.h"
 #include "rt_settings.h"
 #include "rt_task.h"
@@ -546,9 +547,9 @@ static void start(void)
         __atomic_store_n(&mon.state, getpid() != mon.pid ? ST_CHILD : ST_FAILED, __ATOMIC_RELAXED);
         return;
     }
-    /* The helper takes no signal meant for the program. */
+    /* The helper takes no signal meant for the program (and blocks no fault). */
     sigset_t all, old;
-    sigfillset(&all);
+    rt_fault_async_signals(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int rc = pthread_create(&mon.thread, NULL, monitor_main, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);

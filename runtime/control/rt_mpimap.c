@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "process/pl_process.h"
+#include "rt_fault.h"
 #include "rt_log.h"
 #include "rt_mpimap.h"
 
@@ -460,9 +461,9 @@ static void step(rt_mpimap_t *m)
 static void *mapper_main(void *arg)
 {
     rt_mpimap_t *m = arg;
-    /* Signals belong to the application's threads. */
+    /* Signals belong to the application's threads (faults excepted). */
     sigset_t all;
-    sigfillset(&all);
+    rt_fault_async_signals(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     pthread_mutex_lock(&m->lock);
     while (!m->stop) {

@@ -153,6 +153,16 @@ static void dispatch(int sig, siginfo_t *si, void *uc)
     errno = saved_errno;
 }
 
+void rt_fault_async_signals(sigset_t *set)
+{
+    sigfillset(set);
+    sigdelset(set, SIGSEGV);
+    sigdelset(set, SIGBUS);
+    sigdelset(set, SIGFPE);
+    sigdelset(set, SIGILL);
+    sigdelset(set, SIGTRAP);
+}
+
 int rt_fault_install(void)
 {
     int rc = 0;
@@ -181,11 +191,7 @@ int rt_fault_install(void)
      * program's handler (a profiling timer, say) that touched a protected
      * page while SIGSEGV is blocked here would be killed by the kernel.
      * Synchronous faults stay deliverable: blocking them would kill too. */
-    sigfillset(&sa.sa_mask);
-    sigdelset(&sa.sa_mask, SIGBUS);
-    sigdelset(&sa.sa_mask, SIGFPE);
-    sigdelset(&sa.sa_mask, SIGILL);
-    sigdelset(&sa.sa_mask, SIGTRAP);
+    rt_fault_async_signals(&sa.sa_mask);
     if (sigaction(SIGSEGV, &sa, NULL) != 0) {
         atomic_store(&nchain, n);
         rc = -1;

@@ -88,6 +88,14 @@ int rt_fault_claim(void *start, void *end, rt_fault_fn fn, void *ctx);
  */
 int rt_fault_release(int id);
 
+/* Every asynchronous signal: all but the synchronous fault signals
+ * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP), which a thread that blocks
+ * them cannot take (the kernel kills the process instead). The mask of the
+ * dispatcher while it runs, and of the runtime's helper threads (the
+ * migration monitor, the MPI mapper), which take no signal meant for the
+ * program, yet never block a fault the page sampler counts on. */
+void rt_fault_async_signals(sigset_t *set);
+
 /* Counters for reports and tests: faults resolved by a claim, faults passed
  * to the previous handler, re-installations after a program replaced us. */
 typedef struct rt_fault_stats {

@@ -4,16 +4,11 @@
 #include "rt_fault.h"
 #include "rt_thread.h"
 
-static __thread rt_thread_t *current;
-
-rt_thread_t *rt_thread_current(void)
-{
-    return current;
-}
+__thread rt_thread_t *rt_thread_self_ __attribute__((tls_model("initial-exec")));
 
 void rt_thread_set_current(rt_thread_t *thr)
 {
-    current = thr;
+    rt_thread_self_ = thr;
 }
 
 void rt_thread_init(rt_thread_t *thr, int gtid)

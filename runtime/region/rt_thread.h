@@ -30,8 +30,15 @@ typedef struct rt_thread {
 /* The calling thread, at home, in no region. */
 void rt_thread_init(rt_thread_t *thr, int gtid);
 
-/* The calling thread's record (set by the OpenMP layer at thread begin), or NULL. */
-rt_thread_t *rt_thread_current(void);
+/* The calling thread's record (set by the OpenMP layer at thread begin), or
+ * NULL. Read in every hook: initial-exec TLS, inline (libompnuma is loaded
+ * with the program, or by the runtime's tool search from the surplus glibc
+ * keeps for such variables). */
+extern __thread rt_thread_t *rt_thread_self_ __attribute__((tls_model("initial-exec")));
+static inline rt_thread_t *rt_thread_current(void)
+{
+    return rt_thread_self_;
+}
 void rt_thread_set_current(rt_thread_t *thr);
 
 /* A thread ends: no region may name it as a member any more. */
