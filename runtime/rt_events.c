@@ -6,6 +6,7 @@
 #include "rt_cache.h"
 #include "rt_core.h"
 #include "rt_counters.h"
+#include "rt_emu_mark.h"
 #include "rt_events.h"
 #include "rt_loop.h"
 #include "rt_monitor.h"
@@ -35,6 +36,10 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
         rt_sample_t s;
         rt_loop_sample(m, &s);
         rt_counters_region_begin(&s, team);
+        /* Ground truth for this sampled execution: the emulator counts every
+         * miss under the region's tag (a no-op instruction elsewhere). */
+        if (rt_conf->emu_tag && m->level == 1 && !m->confirming)
+            rt_emu_mark_tag((uint32_t)(m->id + 1) & RT_EMU_MARK_TAG_MAX);
     }
     return r;
 }
@@ -72,7 +77,8 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
         __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
     }
     if (r->measuring) {
-        r->seen_cpu[index] = sched_getcpu();
+        if (!r->confirming) /* where the threads were while the TNT was sampled */
+            r->seen_cpu[index] = sched_getcpu();
         rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .id = r->id, .team_size = r->team_size};
         rt_counters_thread_begin(&s, index, team);
     }
@@ -129,6 +135,8 @@ static void counters_end(rt_region_t *r)
 {
     rt_sample_t s;
     uint64_t added;
+    if (rt_conf->emu_tag && r->measuring && r->level == 1 && !r->confirming)
+        rt_emu_mark_tag(0);
     rt_loop_sample(r, &s);
     int got = rt_counters_region_end(&s, &added);
     if (got & RT_SOURCE_ARMED)

@@ -106,6 +106,8 @@ static void json_region(FILE *f, const rt_region_t *r)
         fputs("null", f);
     fprintf(f, ",\"cpus\":");
     json_int_array(f, r->pin_cpu, r->team_size);
+    fprintf(f, ",\"seen_cpus\":");
+    json_int_array(f, r->seen_cpu, r->team_size);
     fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"cached\":%s,\"outcome\":",
             r->pins_applied ? "true" : "false", (unsigned long long)r->repins, r->compromise ? "true" : "false",
             r->cached ? "true" : "false");

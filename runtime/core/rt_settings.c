@@ -192,6 +192,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                 | "track=" ( "api" | "anon" | "all" )
  *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
  *                 | "cache=" <file that can be written>        (placement cache)
+ *                 | "emu_tag=" <bool>                           (tag sampled executions for tools/numaemu)
  *                 | "migrate=" ( "off" | "imar2" )              (the monitor beside the region loop)
  *                 | "period=" <real ms 1..3600000>              (IMAR2's shortest period, default 1000)
  *                 | "period_max=" <real ms 1..3600000>          (its longest, >= period; default 4 x period)
@@ -284,6 +285,12 @@ static int opt_scheduler(rt_settings_t *s, const char *v, char *instead, size_t 
 
 static int writable_path(const char *path);
 
+static int opt_emu_tag(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "emu_tag=%s", s->emu_tag ? "on" : "off");
+    return parse_bool(v, &s->emu_tag);
+}
+
 static int opt_cache(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "no cache");
@@ -351,6 +358,7 @@ static const struct {
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
     {"cache", opt_cache, "a file that can be written"},
+    {"emu_tag", opt_emu_tag, "on or off"},
     {"window", opt_window, "an integer number of milliseconds in 10..600000"},
     {"perf_event", opt_perf_event, "auto or page-faults"},
     {"migrate", opt_migrate, "off or imar2"},
@@ -493,7 +501,9 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
     if (s->perf_event != RT_PERF_EVENT_AUTO && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",perf_event=%s", perf_event_names[s->perf_event]);
     if (s->cache_path[0] && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
+        n += snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
+    if (s->emu_tag && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ",emu_tag=on");
 }
 
 /* ---- OMP_PLACEMENT_REPORT: "" | "stderr" | <writable file path> ---- */

@@ -63,6 +63,7 @@ typedef struct rt_settings {
     rt_source_t      source;
     char             replay_path[PATH_MAX];
     char             cache_path[PATH_MAX]; /* placement cache ("" none): decisions kept between runs */
+    int              emu_tag;        /* tag sampled executions for the emulated-NUMA plugin's counts */
     int              verify;         /* measure after a move and roll back if slower */
     int              dry_run;        /* record intended pins, apply none */
     rt_track_t       track;

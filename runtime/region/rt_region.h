@@ -62,7 +62,7 @@ typedef struct rt_region {
     uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
     uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
     int          confirming;    /* 1 while tnt_after is being sampled */
-    int         *seen_cpu;      /* [team_size] CPU each thread ran on while sampled */
+    int         *seen_cpu;      /* [team_size] CPU each thread ran on while its TNT was sampled */
 
     /* Written by the primary at the end of every execution. */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */

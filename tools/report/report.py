@@ -255,6 +255,44 @@ def render_monitor(m, out):
                               "yes" if e.get("tnt") else "no", outcome))
 
 
+def shares(row):
+    total = sum(row)
+    return [v / total for v in row] if total else None
+
+
+def render_truth(r, counts, out):
+    """Each sampled region's TNT beside the emulator's ground truth for the same executions: the misses
+    counted under the region's tag (id + 1: its sampled executions, not the sample after a move) on the
+    vCPU each thread ran on while sampled, as shares per node."""
+    tags = {t["tag"]: t for t in counts.get("tags", [])}
+    out.write("\nsampled TNT against the emulator's ground truth (share of references per node, in %):\n")
+    worst = None
+    for g in r["regions"]:
+        tag = tags.get(g["id"] + 1)
+        if not any(any(row) for row in g["tnt"]):
+            continue
+        if tag is None:
+            out.write("region {}: no ground truth (no tag {}: emu_tag=on, outermost regions only)\n".format(
+                g["id"], g["id"] + 1))
+            continue
+        out.write("region {} ({}), {} tagged executions:\n".format(g["id"], g["symbol"], tag["entered"]))
+        for t, row in enumerate(g["tnt"]):
+            cpu = g.get("seen_cpus", [-1] * len(g["tnt"]))[t]
+            sampled = shares(row)
+            true = shares(tag["misses"][cpu]) if 0 <= cpu < len(tag["misses"]) else None
+            if sampled is None or true is None:
+                out.write("  thread {:>3} cpu {:>3}: {}\n".format(t, cpu, "no samples" if sampled is None
+                                                                   else "no ground truth on that cpu"))
+                continue
+            err = 100 * max(abs(a - b) for a, b in zip(sampled, true))
+            worst = err if worst is None else max(worst, err)
+            out.write("  thread {:>3} cpu {:>3}: sampled {}  truth {}  error {:.1f} points\n".format(
+                t, cpu, " ".join("{:5.1f}".format(100 * v) for v in sampled),
+                " ".join("{:5.1f}".format(100 * v) for v in true), err))
+    if worst is not None:
+        out.write("largest error {:.1f} points\n".format(worst))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(
         prog="ompnuma report", description=__doc__.split(": ", 1)[1],
@@ -264,6 +302,10 @@ def main(argv):
     ap.add_argument("report", help="the JSON file OMP_PLACEMENT_REPORT wrote")
     ap.add_argument("--validate", action="store_true", help="check it against the schema; exit 1 if invalid")
     ap.add_argument("--tnt", action="store_true", help="also print each region's thread-node table")
+    ap.add_argument("--truth", metavar="COUNTS",
+                    help="the emulated-NUMA plugin's counts of the same run (ompnuma vm --counts, with "
+                         "OMP_PLACEMENT emu_tag=on): each sampled thread's share of references per node "
+                         "beside the ground truth's share of misses, and the error in points")
     args = ap.parse_args(argv)
 
     def bad(why):
@@ -303,9 +345,22 @@ def main(argv):
     if errors:  # None: no jsonschema here; the renderer's own checks below still hold
         return bad("not an ompnuma report ({}{}); --validate lists every problem".format(
             errors[0], " and {} more".format(len(errors) - 1) if len(errors) > 1 else ""))
+    truth = None
+    if args.truth:
+        try:
+            truth = load(args.truth)
+        except BadFile as e:
+            print(one_line("ompnuma report: {}: {}".format(args.truth, e), 400), file=sys.stderr)
+            return 2
+        if not isinstance(truth, dict) or truth.get("format") != "ompnuma-emu-counts/1":
+            print(one_line("ompnuma report: {}: not the emulator's counts (ompnuma-emu-counts/1)".format(
+                args.truth), 400), file=sys.stderr)
+            return 2
     try:
         out = io.StringIO()
         render(report, out, args.tnt)
+        if truth is not None:
+            render_truth(report, truth, out)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
         return bad(one_line("not an ompnuma report ({}: {}); try --validate".format(type(e).__name__, e)))
     sys.stdout.write(out.getvalue())
