@@ -15,6 +15,7 @@
 #include "rt_fault.h"
 #include "rt_log.h"
 #include "rt_mpimap.h"
+#include "rt_util.h"
 
 /* ---------------------------------------------------------------- settings */
 
@@ -640,21 +641,6 @@ static void write_matrix(const rt_mpimap_t *m)
         rt_warn("OMP_PLACEMENT_MPI: matrix=%s cannot be written (%s); using none", p, strerror(errno));
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void write_report(const rt_mpimap_t *m)
 {
     char p[PATH_MAX], set[512];
@@ -667,12 +653,12 @@ static void write_report(const rt_mpimap_t *m)
     const rt_topo_t *t = m->cfg.topo;
     rt_mpimap_settings_format(m->cfg.settings, set, sizeof set);
     fprintf(f, "{\n  \"mpi\": {\n    \"policy\": \"ondeloc\",\n    \"settings\": ");
-    json_str(f, set);
+    rt_json_string(f, set);
     fprintf(f, ",\n    \"host\": ");
-    json_str(f, m->cfg.host);
+    rt_json_string(f, m->cfg.host);
     fprintf(f, ",\n    \"hosts\": %d,\n    \"world_size\": %d,\n    \"topology\": ", m->cfg.nhosts,
             m->cfg.world_size);
-    json_str(f, t->origin);
+    rt_json_string(f, t->origin);
     fprintf(f, ",\n    \"nodes\": %d,\n    \"capacity\": [", t->nnodes);
     for (int d = 0; d < t->nnodes; d++)
         fprintf(f, "%s%d", d ? ", " : "", t->capacity[d]);

@@ -34,6 +34,18 @@ static void build_id(const char *p, const char *end, char *out, size_t outlen)
     }
 }
 
+/* The object's build id from its PT_NOTE segments, into l->id. */
+static void object_build_id(const struct dl_phdr_info *info, struct lookup *l)
+{
+    for (int i = 0; i < info->dlpi_phnum && !l->id[0]; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_NOTE) {
+            const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+            build_id(p, p + ph->p_memsz, l->id, sizeof l->id);
+        }
+    }
+}
+
 static int visit(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct lookup *l = data;
@@ -47,13 +59,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *data)
         return 0;
     l->found = 1;
     l->offset = l->addr - info->dlpi_addr;
-    for (int i = 0; i < info->dlpi_phnum && !l->id[0]; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_NOTE) {
-            const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-            build_id(p, p + ph->p_memsz, l->id, sizeof l->id);
-        }
-    }
+    object_build_id(info, l);
     return 1;
 }
 
@@ -77,13 +83,7 @@ static int visit_first(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct lookup *l = data;
     l->found = 1;
-    for (int i = 0; i < info->dlpi_phnum && !l->id[0]; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_NOTE) {
-            const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-            build_id(p, p + ph->p_memsz, l->id, sizeof l->id);
-        }
-    }
+    object_build_id(info, l);
     return 1;
 }
 
