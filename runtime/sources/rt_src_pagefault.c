@@ -115,6 +115,8 @@ static const void *armed_code;    /* ... at this code address (NULL for the runt
 static int armed_parent;          /* ... in this enclosing region */
 static pid_t armed_by;            /* the thread that armed it */
 static const void *armed_team;    /* the team instance being sampled */
+static int nested_declined;       /* nested teams the arming thread started inside it, not armed */
+#define HANDOVER_AFTER 2          /* then the next one takes the sampler over */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
@@ -177,6 +179,11 @@ static int thread_index(void)
     return -1;
 }
 
+/* The page the calling thread last retried, and how often: a fault that
+ * repeats on it is the program's own (resolver state, signal-safe TLS). */
+static __thread __attribute__((tls_model("initial-exec"))) uintptr_t retry_page;
+static __thread __attribute__((tls_model("initial-exec"))) int retries;
+
 static int resolve(void *addr, int code, void *ctx)
 {
     area_t *a = ctx;
@@ -186,19 +193,21 @@ static int resolve(void *addr, int code, void *ctx)
     uint8_t *state = &a->page[(p - a->start) / pagesz];
     uint8_t old = __atomic_fetch_and(state, (uint8_t)~PAGE_PROTECTED, __ATOMIC_ACQ_REL);
     if (!(old & PAGE_PROTECTED)) {
-        /* Another thread restored it a moment ago: retry the access, a few
-         * times. A page this source never protected, or one that keeps
-         * faulting after it was given back, is the program's own fault. */
-        static __thread __attribute__((tls_model("initial-exec"))) uintptr_t retry_page;
-        static __thread __attribute__((tls_model("initial-exec"))) int retries;
+        /* Another thread restored it a moment ago, or the execution was
+         * disarmed between the fault and this look at its state (a thread
+         * outside the team can fault on a page that region_end makes
+         * accessible and forgets a moment later): retry the access. A page
+         * that keeps faulting after it was given back (once when no longer
+         * sampled, MAX_RETRIES times while it is) is the program's own. */
         retries = retry_page == p ? retries + 1 : 1;
         retry_page = p;
-        if (!(old & PAGE_SAMPLED) || retries > MAX_RETRIES)
+        if (retries > ((old & PAGE_SAMPLED) ? MAX_RETRIES : 1))
             return RT_FAULT_NOT_MINE;
         if (retries > YIELD_AFTER)
             sched_yield();
         return RT_FAULT_RESOLVED;
     }
+    retry_page = 0;
     if (mprotect((void *)p, pagesz, PROT_READ | PROT_WRITE) != 0)
         return RT_FAULT_NOT_MINE;
     unsigned cpu = 0;
@@ -387,16 +396,47 @@ static int someone_blocks_segv(void)
     return blocks;
 }
 
+/* Every page this source protected made accessible again, and forgotten.
+ * lock held. */
+static void disarm_locked(void)
+{
+    armed = 0;
+    for (int i = 0; i < nareas; i++) {
+        area_t *a = &areas[i];
+        /* Access first, then the page's state: a thread outside the team
+         * that touches the page meanwhile still finds it sampled and has
+         * its fault resolved, never declined. */
+        for (size_t pg = 0; pg < a->npages; pg++) {
+            if (__atomic_load_n(&a->page[pg], __ATOMIC_ACQUIRE) & PAGE_PROTECTED)
+                mprotect((void *)(a->start + pg * pagesz), pagesz, PROT_READ | PROT_WRITE);
+            __atomic_fetch_and(&a->page[pg], PAGE_NODE_MASK, __ATOMIC_ACQ_REL);
+        }
+    }
+    __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
+}
+
 static void region_begin(const rt_sample_t *r, const void *team)
 {
     /* Emulated nodes are stored in 6 bits (node + 1 < PAGE_SAMPLED). */
     if (!tab || rt_conf->track == RT_TRACK_API || r->team_size > MAX_TEAM || rt_mach->topo.nnodes >= PAGE_NODE_MASK)
         return;
     pthread_mutex_lock(&lock);
-    /* A nested team, or another root thread's team, inside a sampled execution is not armed. */
+    /* A nested team, or another root thread's team, inside a sampled
+     * execution is not armed: one execution at a time. Except when the
+     * thread that armed an execution keeps starting nested teams inside it
+     * (BT-MZ's shape: an outer region that runs once around an inner one
+     * that runs hundreds of times): the outer execution would hold the
+     * sampler for good, and the inner regions, where the work is, would
+     * never be sampled. Then the outer execution gives the sampler up (it
+     * counts as not armed) and the nested region takes it. */
     if (armed) {
-        pthread_mutex_unlock(&lock);
-        return;
+        if (armed_by != (pid_t)syscall(SYS_gettid) || ++nested_declined <= HANDOVER_AFTER) {
+            pthread_mutex_unlock(&lock);
+            return;
+        }
+        disarm_locked();
+        memset(tab->counts, 0, sizeof tab->counts);
+        rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
     /* Our handler must be the one the kernel calls (a program's handler
      * installed since is chained behind it), and no thread may block it. */
@@ -406,6 +446,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         return;
     }
     armed = 1;
+    nested_declined = 0;
     armed_code = r->codeptr;
     armed_parent = r->parent_id;
     armed_team = team;
@@ -478,19 +519,7 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
         pthread_mutex_unlock(&lock);
         return 0;
     }
-    armed = 0;
-    for (int i = 0; i < nareas; i++) {
-        area_t *a = &areas[i];
-        /* Access first, then the page's state: a thread outside the team
-         * that touches the page meanwhile still finds it sampled and has
-         * its fault resolved, never declined. */
-        for (size_t pg = 0; pg < a->npages; pg++) {
-            if (__atomic_load_n(&a->page[pg], __ATOMIC_ACQUIRE) & PAGE_PROTECTED)
-                mprotect((void *)(a->start + pg * pagesz), pagesz, PROT_READ | PROT_WRITE);
-            __atomic_fetch_and(&a->page[pg], PAGE_NODE_MASK, __ATOMIC_ACQ_REL);
-        }
-    }
-    __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
+    disarm_locked();
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: %llu faults", r->id,
                (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED));
