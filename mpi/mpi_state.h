@@ -5,10 +5,11 @@
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include "rt_core.h"
 #include "rt_mpimap.h"
 #include "rt_mpishm.h"
 
-#define MPI_API __attribute__((visibility("default")))
+#define MPI_API OMPNUMA_EXPORT
 
 typedef struct mpi_state {
     atomic_int    active;      /* counting and applying (set-up done, not finalized) */
