@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """count_compare.py A.json B.json: two count.py runs agree: every count of a flat construct run by a
 team of 1 is the same (nothing can race); ompnuma's own count of a flat construct run by a larger team
-within 1 % (libomp hands regions to its threads in an order that varies, which changes a few
-instructions in the hooks); stock runs count nothing in ompnuma, drop-in runs something. Nested
+within 3 % (libomp hands regions to its threads in an order that varies, which changes a few
+instructions in the hooks: measured 1.9 % apart over 64 executions on an idle machine, 4 % over 16); stock runs count nothing in ompnuma, drop-in runs something. Nested
 regions are not compared: which pooled threads form each inner team varies from run to run, and
 ompnuma's work with it (a few % of its count). Exit 1 on any difference."""
 import json
@@ -39,11 +39,11 @@ def main(a, b):
                     bad += 1
             exact += 1
         elif cfg != "stock":
-            if abs(p["ompnuma"] - q["ompnuma"]) > 0.01 * max(p["ompnuma"], q["ompnuma"]):
-                print("ompnuma count differs by more than 1 %%: %s %r != %r" % (key, p["ompnuma"], q["ompnuma"]))
+            if abs(p["ompnuma"] - q["ompnuma"]) > 0.03 * max(p["ompnuma"], q["ompnuma"]):
+                print("ompnuma count differs by more than 3 %%: %s %r != %r" % (key, p["ompnuma"], q["ompnuma"]))
                 bad += 1
             close += 1
-    print("identical points (flat constructs, team of 1): %d; ompnuma counts within 1 %%: %d; "
+    print("identical points (flat constructs, team of 1): %d; ompnuma counts within 3 %%: %d; "
           "nested points not compared: %d; differences: %d" % (exact, close, nested, bad))
     return 1 if bad else 0
 
