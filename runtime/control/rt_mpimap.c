@@ -15,6 +15,7 @@
 #include "rt_fault.h"
 #include "rt_log.h"
 #include "rt_mpimap.h"
+#include "rt_procfs.h"
 #include "rt_util.h"
 
 /* ---------------------------------------------------------------- settings */
@@ -164,49 +165,35 @@ void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t 
 
 /* ---------------------------------------------------------- the rank's side */
 
-/* getdents64 on /proc/self/task with a buffer on the stack: no allocation,
+/* Every thread of the rank, walked without allocating (rt_procfs_each_task),
  * so a rank can apply its node from inside any MPI call. */
-struct linux_dirent64 {
-    unsigned long long d_ino;
-    long long          d_off;
-    unsigned short     d_reclen;
-    unsigned char      d_type;
-    char               d_name[];
+struct move_all {
+    const cpu_set_t *set;
+    size_t           setsize;
+    int              dry_run, bad;
 };
+
+static int move_one(pid_t tid, void *ctx)
+{
+    struct move_all *m = ctx;
+    /* A thread that exited since the listing answers ESRCH: not a refusal. */
+    if (!m->dry_run && sched_setaffinity(tid, m->setsize, m->set) && errno != ESRCH)
+        m->bad++;
+    return 0;
+}
 
 int rt_mpimap_move_threads(const cpu_set_t *set, size_t setsize, int dry_run, int *failed)
 {
-    int n = 0, bad = 0;
-    int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
+    struct move_all m = {.set = set, .setsize = setsize, .dry_run = dry_run};
+    int n = rt_procfs_each_task(move_one, &m);
+    if (n < 0) {
         /* No procfs: the calling thread at least. */
         n = 1;
         if (!dry_run && sched_setaffinity(0, setsize, set))
-            bad = 1;
-        if (failed)
-            *failed = bad;
-        return n;
+            m.bad = 1;
     }
-    char buf[4096] __attribute__((aligned(8)));
-    for (;;) {
-        long got = syscall(SYS_getdents64, fd, buf, sizeof buf);
-        if (got <= 0)
-            break;
-        for (long off = 0; off < got;) {
-            struct linux_dirent64 *e = (struct linux_dirent64 *)(buf + off);
-            off += e->d_reclen;
-            if (e->d_name[0] < '0' || e->d_name[0] > '9')
-                continue;
-            pid_t tid = (pid_t)strtol(e->d_name, NULL, 10);
-            n++;
-            /* A thread that exited since the listing answers ESRCH: not a refusal. */
-            if (!dry_run && sched_setaffinity(tid, setsize, set) && errno != ESRCH)
-                bad++;
-        }
-    }
-    close(fd);
     if (failed)
-        *failed = bad;
+        *failed = m.bad;
     return n;
 }
 

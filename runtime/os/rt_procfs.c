@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_procfs.h"
@@ -37,6 +38,33 @@ ssize_t rt_procfs_read(const char *path, char *buf, size_t len)
     close(fd);
     buf[n] = '\0';
     return (ssize_t)n;
+}
+
+int rt_procfs_each_task(int (*fn)(pid_t tid, void *ctx), void *ctx)
+{
+    int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    char buf[4096] __attribute__((aligned(8)));
+    int n = 0, stop = 0;
+    long got;
+    while (!stop && (got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+        for (long off = 0; off < got && !stop;) {
+            struct {
+                uint64_t       ino;
+                int64_t        off;
+                unsigned short reclen;
+                unsigned char  type;
+                char           name[];
+            } *e = (void *)(buf + off);
+            off += e->reclen;
+            if (e->name[0] < '0' || e->name[0] > '9')
+                continue;
+            n++;
+            stop = fn((pid_t)strtol(e->name, NULL, 10), ctx);
+        }
+    close(fd);
+    return n;
 }
 
 /* The number after "name ... :" on the line that starts with name, or 0. */

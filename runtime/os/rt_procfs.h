@@ -24,6 +24,12 @@ typedef struct rt_numa_faults {
  * errno (the file does not fit: EFBIG). No allocation. */
 ssize_t rt_procfs_read(const char *path, char *buf, size_t len);
 
+/* Call fn(tid, ctx) for every thread of this process (getdents64 on
+ * /proc/self/task into a buffer on the stack: no allocation, usable from
+ * inside any call of the program's); fn returns nonzero to stop the walk.
+ * Returns the threads visited, or -1 with errno (no procfs). */
+int rt_procfs_each_task(int (*fn)(pid_t tid, void *ctx), void *ctx);
+
 /* Parse a sched file's text. 0, or -1 (EINVAL) when it has no numa_faults
  * line (a kernel without NUMA balancing statistics). Pure: tests hand it
  * recorded text. */

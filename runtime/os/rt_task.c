@@ -1,7 +1,5 @@
 /* rt_task.c: per-thread kernel facts by tid: CPU time (thread CPU clock or schedstat), bound or last CPU, thread count. */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_procfs.h"
 #include "rt_task.h"
 
 /* The kernel's encoding of a thread's CPU-time clock (include/linux/posix-timers.h):
@@ -25,17 +24,7 @@ static ssize_t read_task_file(pid_t tid, const char *name, char *buf, size_t len
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/%s", (int)tid, name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, len - 1);
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    if (n < 0)
-        return -1;
-    buf[n] = '\0';
-    return n;
+    return rt_procfs_read(path, buf, len);
 }
 
 int rt_task_cpu_ns(pid_t tid, uint64_t *ns)
@@ -101,16 +90,14 @@ int rt_task_cpu(pid_t tid)
     return (int)cpu;
 }
 
+static int count_one(pid_t tid, void *ctx)
+{
+    (void)tid;
+    (void)ctx;
+    return 0;
+}
+
 int rt_task_count(void)
 {
-    DIR *d = opendir("/proc/self/task");
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n;
+    return rt_procfs_each_task(count_one, NULL);
 }

@@ -249,32 +249,20 @@ static void close_window(window_t *w)
 /* Every thread's statistics before the region's first sampled execution:
  * the team is not known yet, and a kernel that migrates a page counts the
  * migration at once but the fault only a pass later, so the migrations of
- * the first execution must fall inside the window. getdents64 on
- * /proc/self/task: no allocation. */
+ * the first execution must fall inside the window. No allocation
+ * (rt_procfs_each_task). */
+static int read_one(pid_t tid, void *ctx)
+{
+    window_t *w = ctx;
+    if (w->npre < w->pre_cap && rt_numa_faults_read(tid, w->buf, READ_BUF, &w->pre[w->npre]) == 0)
+        w->pre_tid[w->npre++] = tid;
+    return w->npre == w->pre_cap;
+}
+
 static void read_all(window_t *w)
 {
     w->npre = 0;
-    int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    char ents[4096];
-    long n;
-    while ((n = syscall(SYS_getdents64, fd, ents, sizeof ents)) > 0)
-        for (long off = 0; off < n;) {
-            struct {
-                uint64_t ino;
-                int64_t off;
-                unsigned short reclen;
-                unsigned char type;
-                char name[];
-            } *d = (void *)(ents + off);
-            off += d->reclen;
-            pid_t tid = (pid_t)atoi(d->name);
-            if (tid > 0 && w->npre < w->pre_cap &&
-                rt_numa_faults_read(tid, w->buf, READ_BUF, &w->pre[w->npre]) == 0)
-                w->pre_tid[w->npre++] = tid;
-        }
-    close(fd);
+    rt_procfs_each_task(read_one, w);
 }
 
 static void region_begin(const rt_sample_t *s, const void *team)

@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -14,6 +12,7 @@
 
 #include "rt_fault.h"
 #include "rt_log.h"
+#include "rt_procfs.h"
 #include "rt_settings.h"
 #include "rt_topology.h"
 #include "rt_sources.h"
@@ -369,30 +368,22 @@ static void scan_maps(void)
 /* Whether some thread of the process blocks SIGSEGV (SigBlk in its status):
  * a fault on a sampled page would kill it, so nothing is armed meanwhile.
  * One small read per thread, per sampled execution. */
-static int someone_blocks_segv(void)
+static int blocks_segv(pid_t tid, void *ctx)
 {
     char path[64], text[4096];
-    DIR *d = opendir("/proc/self/task");
-    if (!d)
+    snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
+    if (rt_procfs_read(path, text, sizeof text) < 0)
         return 0;
+    const char *blk = strstr(text, "\nSigBlk:");
+    int *blocks = ctx;
+    *blocks = blk && ((strtoull(blk + 8, NULL, 16) >> (SIGSEGV - 1)) & 1);
+    return *blocks;
+}
+
+static int someone_blocks_segv(void)
+{
     int blocks = 0;
-    for (struct dirent *e; !blocks && (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "/proc/self/task/%.20s/status", e->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t n = read(fd, text, sizeof text - 1);
-        close(fd);
-        if (n <= 0)
-            continue;
-        text[n] = '\0';
-        const char *blk = strstr(text, "\nSigBlk:");
-        if (blk)
-            blocks = (strtoull(blk + 8, NULL, 16) >> (SIGSEGV - 1)) & 1;
-    }
-    closedir(d);
+    rt_procfs_each_task(blocks_segv, &blocks);
     return blocks;
 }
 
