@@ -52,6 +52,15 @@ static char *read_fd(int fd, size_t *len)
     return buf;
 }
 
+int rt_file_unfit(const struct stat *st)
+{
+    if (S_ISDIR(st->st_mode))
+        return EISDIR;
+    if (!S_ISREG(st->st_mode))
+        return ENODEV; /* a device, FIFO or socket: it may never end */
+    return st->st_size > RT_READ_FILE_MAX ? EFBIG : 0;
+}
+
 char *rt_read_file(const char *path, size_t *len)
 {
     int use_stdin = !strcmp(path, "-");
@@ -64,13 +73,10 @@ char *rt_read_file(const char *path, size_t *len)
     int err = 0;
     if (fstat(fd, &st) != 0)
         err = errno;
-    else if (S_ISDIR(st.st_mode))
-        err = EISDIR;
-    else if (!use_stdin && !S_ISREG(st.st_mode))
-        err = ENODEV; /* a device, FIFO or socket: it may never end */
-    else if (S_ISREG(st.st_mode) && st.st_size > RT_READ_FILE_MAX)
-        err = EFBIG;
-    else if (!use_stdin && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+    else if (use_stdin && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+        err = 0; /* standard input may be a pipe: its size is bounded while it is read */
+    else if ((err = rt_file_unfit(&st)) == 0 && !use_stdin &&
+             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
         err = errno;
     char *buf = NULL;
     if (!err && !(buf = read_fd(fd, len)))

@@ -17,6 +17,13 @@
  * RT_READ_FILE_MAX bytes (standard input included) is EFBIG. */
 char *rt_read_file(const char *path, size_t *len);
 
+struct stat;
+/* Whether a file of this kind and size may be read whole: 0, or the errno
+ * rt_read_file gives it (EISDIR, ENODEV for a device, FIFO or socket, EFBIG
+ * beyond RT_READ_FILE_MAX). The one rule for every file the runtime and the
+ * command line read (TNTs, reports, topology XML). */
+int rt_file_unfit(const struct stat *st);
+
 /* One phrase for an errno rt_read_file set ("not a regular file ...",
  * "larger than 128 MiB", else strerror). */
 const char *rt_read_file_error(int err);

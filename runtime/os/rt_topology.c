@@ -139,13 +139,8 @@ static const char *xml_unfit(const char *path)
     struct stat st;
     if (stat(path, &st) != 0)
         return NULL; /* hwloc says what is wrong with a missing file */
-    if (S_ISDIR(st.st_mode))
-        return "a directory, not an hwloc XML file";
-    if (!S_ISREG(st.st_mode))
-        return rt_read_file_error(ENODEV);
-    if (st.st_size > RT_READ_FILE_MAX)
-        return rt_read_file_error(EFBIG);
-    return NULL;
+    int err = rt_file_unfit(&st);
+    return err == EISDIR ? "a directory, not an hwloc XML file" : err ? rt_read_file_error(err) : NULL;
 }
 
 static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
