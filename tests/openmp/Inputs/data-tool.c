@@ -1,4 +1,5 @@
-/* data-tool.c: an OMPT tool that keeps its own record in each team's parallel_data and checks it at the end. */
+/* data-tool.c: an OMPT tool that keeps its own record in each team's parallel_data and checks it at the end.
+   Inner teams end on several threads at once, so every count is atomic. */
 #include <omp-tools.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +31,10 @@ static void parallel_end(ompt_data_t *pd, ompt_data_t *enc, int flags, const voi
 {
     team_t *t = pd->ptr;
     if (t && t->magic == 0xC0FFEE) {
-        kept++;
+        __atomic_fetch_add(&kept, 1, __ATOMIC_RELAXED);
         free(t);
     } else {
-        clobbered++;
+        __atomic_fetch_add(&clobbered, 1, __ATOMIC_RELAXED);
     }
 }
 
