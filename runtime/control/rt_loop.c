@@ -547,7 +547,7 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
     case RT_OUTCOME_NO_DATA:
         snprintf(buf, len, "no references from the %s source in %d sampled executions%s", rt_source_name(src), sample,
                  src == RT_SOURCE_PAGEFAULT && rt_conf->track != RT_TRACK_ALL
-                     ? " (track=all also covers the heap and the program's static arrays)"
+                     ? " (track=all also covers the program's static arrays)"
                  : src == RT_SOURCE_HINTS ? " (the program attached no buffer with omp_numa_attach)" : "");
         return;
     case RT_OUTCOME_UNCHANGED:

@@ -65,7 +65,7 @@ static void defaults(rt_settings_t *s)
     s->numa_factor = 0.0;
     s->source = RT_SOURCE_AUTO;
     s->verify = 1;
-    s->track = RT_TRACK_API;
+    s->track = RT_TRACK_ALL;
     s->window_ms = DEFAULT_WINDOW_MS;
     s->perf_event = RT_PERF_EVENT_AUTO;
     s->report = RT_REPORT_NONE;

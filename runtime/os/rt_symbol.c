@@ -110,3 +110,18 @@ int rt_symbol_source(const void *codeptr, char *buf, size_t len)
     pthread_mutex_unlock(&lock);
     return found ? 0 : -1;
 }
+
+const char *rt_symbol_sanitizer(void)
+{
+    static const struct {
+        const char *init, *name;
+    } runtimes[] = {
+        {"__asan_init", "AddressSanitizer"}, {"__hwasan_init", "HWAddressSanitizer"},
+        {"__tsan_init", "ThreadSanitizer"},  {"__msan_init", "MemorySanitizer"},
+        {"__lsan_init", "LeakSanitizer"},
+    };
+    for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++)
+        if (dlsym(RTLD_DEFAULT, runtimes[i].init))
+            return runtimes[i].name;
+    return NULL;
+}

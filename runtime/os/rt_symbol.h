@@ -14,4 +14,9 @@ void rt_symbolize(const void *codeptr, char *buf, size_t len);
  * buf empty when there is none. */
 int rt_symbol_source(const void *codeptr, char *buf, size_t len);
 
+/* The name of a sanitizer runtime loaded in the process that owns memory
+ * behind the program's back (shadow mappings, its own heap): "AddressSanitizer",
+ * ...; NULL when there is none. */
+const char *rt_symbol_sanitizer(void);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include "rt_counters.h"
 #include "rt_log.h"
+#include "rt_topology.h"
 
 /* In the order `auto` prefers them: hardware address sampling first, then
  * what the kernel's NUMA balancing already samples, then software sampling
@@ -58,11 +59,12 @@ void rt_counters_init(void)
                     rt_source_name(want), reason[want]);
         }
     }
-    /* pagefault with track=api protects nothing of the program: then the
-     * program's own attach hints are the better software source. */
+    /* auto protects no page where nothing can be gained: on a machine of one
+     * node, or with track=api (which protects nothing of the program); the
+     * program's own attach hints are then the source. */
+    int sampler_useful = rt_conf->track != RT_TRACK_API && rt_mach->topo.nnodes > 1;
     for (size_t i = 0; used == RT_SOURCE_AUTO && i < sizeof auto_order / sizeof *auto_order; i++)
-        if (!reason[auto_order[i]][0] &&
-            !(auto_order[i] == RT_SOURCE_PAGEFAULT && rt_conf->track == RT_TRACK_API))
+        if (!reason[auto_order[i]][0] && (auto_order[i] != RT_SOURCE_PAGEFAULT || sampler_useful))
             used = auto_order[i];
     if (used != RT_SOURCE_AUTO) {
         active = sources[used];
@@ -90,7 +92,15 @@ void rt_counters_thread_begin(const rt_sample_t *s, int index, const void *team)
 int rt_counters_region_end(const rt_sample_t *s, uint64_t *added)
 {
     *added = 0;
-    return active && active->region_end ? active->region_end(s, added) : 0;
+    int bits = active && active->region_end ? active->region_end(s, added) : 0;
+    /* What the program said (omp_numa_attach) joins what a measuring source
+     * saw; a replayed table already holds everything it will get. */
+    if (active && active != &rt_source_hints && active != &rt_source_replay) {
+        uint64_t hinted = 0;
+        rt_source_hints.region_end(s, &hinted);
+        *added += hinted;
+    }
+    return bits;
 }
 
 int rt_counters_intrusive(void)

@@ -16,6 +16,7 @@
 #include "rt_settings.h"
 #include "rt_topology.h"
 #include "rt_sources.h"
+#include "rt_symbol.h"
 
 /*
  * How it works. Before a sampled execution of a region starts (the
@@ -134,11 +135,19 @@ static void *own_map(size_t bytes)
     return p;
 }
 
+/* Software only: works anywhere the kernel has mprotect, except beside a
+ * sanitizer, whose shadow and heap are anonymous mappings like the
+ * program's and are read by instrumented code everywhere, in this source's
+ * own resolver too. */
 static int probe(char *why, size_t len)
 {
-    (void)why;
-    (void)len;
-    return 0; /* software only: works anywhere the kernel has mprotect */
+    const char *sanitizer = rt_symbol_sanitizer();
+    if (sanitizer) {
+        snprintf(why, len, "%s is loaded: its shadow and heap are anonymous mappings that cannot be told apart "
+                 "from the program's", sanitizer);
+        return -1;
+    }
+    return 0;
 }
 
 static void start(void)
