@@ -28,7 +28,7 @@ static int owner_of(const char *mode, int t, int n)
 }
 
 /* Worksharing loops per sweep in the long modes. */
-enum { SLICES = 16 };
+enum { SLICES = 256 };
 
 /* One sweep step of elements [lo, hi): the recurrence the verification replays. */
 static void sweep(double *a, size_t lo, size_t hi)

@@ -21,13 +21,16 @@
 /* Timeline entries kept (the newest); older ones are counted as dropped.
  * Preallocated: a step allocates nothing. */
 #define RING 512
-/* Work units a thread must have done in a team's first measured interval
- * for work to count (see measure()). */
+/* Work units a thread must have done in an interval for work to count
+ * (see measure()). */
 #define WORK_MIN 16
+/* Measured intervals in a row without that much work before the team's
+ * rate counts no work: a team's first interval often holds serial code or a
+ * region without worksharing (a first touch) before its long loop starts. */
+#define QUIET_MAX 3
 
-/* What P's rate counts for the current team, fixed at its first measured
- * interval: totals and records of intervals counted in different units
- * would not compare. */
+/* What P's rate counts for the current team, fixed once decided: totals and
+ * records of intervals counted in different units would not compare. */
 enum { UNIT_UNDECIDED = 0, UNIT_WORK, UNIT_NONE };
 static const char *const unit_names[] = {"undecided", "work", "none"};
 
@@ -78,7 +81,7 @@ static struct {
     int            *core_cpu, *core_node, *cpu_core;
 
     /* The managed team and IMAR2's state over it. */
-    int             have_team, n, unit;
+    int             have_team, n, unit, quiet;
     int             used_tnt;       /* the last measure() found a TNT */
     rt_thread_t   **member, **cand;
     int             cand_cap;
@@ -254,6 +257,7 @@ static int team_setup(const rt_region_t *r, int n)
     }
     mon.have_team = 1;
     mon.unit = UNIT_UNDECIDED;
+    mon.quiet = 0;
     mon.teams++;
     mon.open_entry = -1;
     rt_verbose(1, "monitor: managing a team of %d threads (region %d)", n, r->id);
@@ -297,10 +301,12 @@ static const uint64_t *pick_tnt(const rt_region_t *r)
 /*
  * P of every thread over the interval just ended (negative: not measured).
  * The rate's unit is decided once per team: work units (iterations
- * dispatched, implicit tasks ended) when some thread did at least WORK_MIN
- * of them in the team's first measured interval, else none (rate 1: P is
- * share / latency), as for a long region without worksharing, whose only
- * units would be the rare ends of its implicit tasks. In work units, a
+ * dispatched, implicit tasks ended) at the first measured interval in which
+ * some thread did at least WORK_MIN of them, none (rate 1: P is share /
+ * latency) after QUIET_MAX measured intervals in a row without, as for a
+ * long region without worksharing, whose only units would be the rare ends
+ * of its implicit tasks. Until then nothing is judged or drawn (every P
+ * unmeasured). In work units, a
  * thread that ran but did none has P = 0 (the formula's rate 1 stands for
  * "no work counted in the whole team", not for a thread left without chunks).
  */
@@ -323,7 +329,7 @@ static void measure(uint64_t now, const rt_region_t *r)
         enough += work[t] >= WORK_MIN;
         rt_verbose(2, "monitor: thread %d work %llu cpu %llu", t, (unsigned long long)work[t], (unsigned long long)cpu[t]);
     }
-    if (mon.unit == UNIT_UNDECIDED && measurable > 0) {
+    if (mon.unit == UNIT_UNDECIDED && measurable > 0 && (enough > 0 || ++mon.quiet >= QUIET_MAX)) {
         mon.unit = enough > 0 ? UNIT_WORK : UNIT_NONE;
         rt_verbose(1, "monitor: performance counts %s", mon.unit == UNIT_WORK ? "work per second" : "no work (rate 1)");
     }
