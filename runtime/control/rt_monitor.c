@@ -366,7 +366,8 @@ static int measure(uint64_t now, const rt_region_t *r)
             mon.perf[t] = -1.0; /* did not run in the interval: nothing to judge */
             mon.unmeasured++;
         }
-    }    return 0;
+    }
+    return 0;
 }
 
 /* Threads someone else moved since the monitor last looked (the region
