@@ -61,6 +61,10 @@ def parse_args(argv, defaults=None):
     p.add_argument("--warmup", type=int, default=0, help="unmeasured rounds before them (default 0)")
     p.add_argument("--classes", default="W,A", help="NPB classes for 'npb' and 'npb-<k>' (default W,A)")
     p.add_argument("--threads", type=int, help="OMP_NUM_THREADS of every run (default: inherited)")
+    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                   help="set this variable in every configuration's runs (a configuration's own setting wins; "
+                        "OMP_PROC_BIND=close with OMP_PLACES=cores pins every configuration's threads in order); "
+                        "repeatable")
     p.add_argument("--build", default=build, help="ompnuma build or install prefix with bin/ and lib/ "
                                                   "(default %(default)s)")
     p.add_argument("--out", help="directory for results.json, plots and logs "
@@ -88,6 +92,14 @@ def parse_args(argv, defaults=None):
         a.config_list = [bench_configs.parse(c) for c in a.configs.split(",") if c]
         if (a.emu_remote_ns is not None or a.emu_bandwidth) and not a.vm:
             raise ValueError("--emu-remote-ns and --emu-bandwidth need --vm LAYOUT")
+        if any(c.balancing for c in a.config_list) and not a.vm:
+            raise ValueError("configurations ending in %s need --vm LAYOUT" % bench_configs.BALANCING)
+        a.extra_env = {}
+        for spec in a.env:
+            name, eq, value = spec.partition("=")
+            if not eq or not name or not all(ch.isalnum() or ch == "_" for ch in name) or name[0].isdigit():
+                raise ValueError("--env %s: not NAME=VALUE" % spec)
+            a.extra_env[name] = value
         if a.emu_remote_ns is not None and a.emu_remote_ns < 0:
             raise ValueError("--emu-remote-ns %d: must be 0 or more" % a.emu_remote_ns)
     except ValueError as e:
@@ -179,7 +191,7 @@ def main(argv=None, defaults=None):
             return 2
     outdir = a.out or "ompnuma-bench-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     os.makedirs(os.path.join(outdir, "logs"), exist_ok=True)
-    base_env = bench_configs.clean_environment(a.threads)
+    base_env = dict(bench_configs.clean_environment(a.threads), **a.extra_env)
     configs = a.config_list
     names = [c.name for c in configs]
 
@@ -226,7 +238,7 @@ def main(argv=None, defaults=None):
                     if runner:
                         cmd = bench_vm.wrap(runner, a.vm, env, cmd, a.timeout, {
                             "remote_ns": a.emu_remote_ns or 0, "bandwidth": a.emu_bandwidth,
-                            "counts": os.path.abspath(counts)} if emu else None)
+                            "counts": os.path.abspath(counts)} if emu else None, c.balancing)
                         if pool:
                             env = dict(env, OMPNUMA_VM_POOL=pool)
                     header = "".join("%s=%s\n" % (k, v) for k, v in sorted(env.items())

@@ -15,8 +15,14 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # critpath-anon: critpath with the pagefault source on anonymous memory (what finds data
 # other threads first-touched in an unmodified program), threads bound in order as
 # stock-close binds them; a tuple gives the setting and further variables.
+# critpath-imar2: the same with the IMAR2 migration monitor beside the region loop.
 NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
-         "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"})}
+         "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
+         "critpath-imar2": ("critpath,track=anon,sample=2,migrate=imar2",
+                            {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"})}
+# A configuration name ending in this runs in a guest booted with Linux's automatic NUMA balancing on
+# (with --vm only): the kernel's own answer to misplaced memory, as a column beside ompnuma's.
+BALANCING = "+balancing"
 
 # Variables a run must not inherit from the caller: they would change the runtime under test.
 _STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
@@ -26,23 +32,28 @@ class Config:
     """One configuration: which build of the program (clang/libomp or gcc/libgomp), whether ompnuma's lib/
     comes first on LD_LIBRARY_PATH, and the variables it sets."""
 
-    def __init__(self, name, description, variant, dropin, env):
+    def __init__(self, name, description, variant, dropin, env, balancing=False):
         self.name = name
         self.description = description
         self.variant = variant  # "clang": the program as built; "gcc": its <program>-gcc build
         self.dropin = dropin    # ompnuma's lib/ first on LD_LIBRARY_PATH
         self.env = env          # variables set on top of the clean environment
+        self.balancing = balancing  # the VM guest runs Linux's automatic NUMA balancing
 
     def as_json(self, libdir):
         env = dict(self.env)
         if self.dropin:
             env["LD_LIBRARY_PATH"] = libdir
         return {"name": self.name, "description": self.description, "variant": self.variant,
-                "dropin": self.dropin, "env": env}
+                "dropin": self.dropin, "env": env, "numa_balancing": self.balancing}
 
 
 def parse(name):
     """Config for a name; raises ValueError naming the accepted forms."""
+    if name.endswith(BALANCING) and len(name) > len(BALANCING):
+        c = parse(name[:-len(BALANCING)])
+        return Config(name, c.description + ", Linux automatic NUMA balancing on", c.variant, c.dropin,
+                      c.env, True)
     if name == "stock":
         return Config(name, "stock LLVM runtime", "clang", False, {})
     if name.startswith("stock-") and name[6:] in PROC_BIND:
@@ -67,8 +78,9 @@ def parse(name):
         return Config(name, "gcc build on GCC's libgomp, OMP_PROC_BIND=" + name[8:], "gcc", False,
                       {"OMP_PROC_BIND": name[8:]})
     raise ValueError("unknown configuration %r; known: stock, stock-<bind>, libgomp, libgomp-<bind> "
-                     "(<bind>: %s), ompnuma, ompnuma-<policy> (%s, ...), ompnuma-sampling, libgomp-ompnuma[-<policy>]"
-                     % (name, "|".join(PROC_BIND), "|".join(POLICIES)))
+                     "(<bind>: %s), ompnuma, ompnuma-<policy> (%s, ...), ompnuma-sampling, libgomp-ompnuma[-<policy>], "
+                     "each optionally followed by %s (with --vm)"
+                     % (name, "|".join(PROC_BIND), "|".join(POLICIES), BALANCING))
 
 
 def clean_environment(threads=None):

@@ -68,13 +68,16 @@ def remote_share(counts_path):
         return None
 
 
-def wrap(runner, layout, env, argv, timeout, emu=None):
+def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):
     """argv run in the VM of the named layout (numavm_layout.NAMED, or NODES[xCPUS]; the runner parses
     it) with the run's OpenMP and loader variables: the guest inherits nothing from the host, so each is
     passed with --env (the runner also finds the libraries to ship with them, so the drop-in under
     LD_LIBRARY_PATH travels with the program). emu: None, or {"remote_ns": N, "bandwidth": M or None,
-    "counts": path} for the numaemu plugin."""
+    "counts": path} for the numaemu plugin. balancing: boot the guest with Linux's automatic NUMA balancing
+    on (a guest of its own: the pool keys its guests on it)."""
     cmd = list(runner) + ["--layout", layout, "--timeout", "%g" % timeout]
+    if balancing:
+        cmd.append("--numa-balancing")
     if emu:
         cmd += ["--remote-ns", str(emu["remote_ns"]), "--counts", emu["counts"]]
         if emu.get("bandwidth"):

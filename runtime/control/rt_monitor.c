@@ -21,13 +21,12 @@
 /* Timeline entries kept (the newest); older ones are counted as dropped.
  * Preallocated: a step allocates nothing. */
 #define RING 512
-/* Work units a thread must have done in a team's first measured interval
- * for work to count (see measure()). */
+/* Work units a thread must have done in an interval for work to count
+ * (see measure()). */
 #define WORK_MIN 16
 
-/* What P's rate counts for the current team, fixed at its first measured
- * interval: totals and records of intervals counted in different units
- * would not compare. */
+/* What P's rate counts for the current team (see measure()): totals and
+ * records of intervals counted in different units would not compare. */
 enum { UNIT_UNDECIDED = 0, UNIT_WORK, UNIT_NONE };
 static const char *const unit_names[] = {"undecided", "work", "none"};
 
@@ -212,6 +211,26 @@ static void team_free(void)
     mon.have_team = 0;
 }
 
+/* IMAR2 (re)started on the team's n threads where they run now: records,
+ * totals, the period and the lottery's seed start over, and no move is
+ * pending. 0 or -1. */
+static int imar_start(int n)
+{
+    pl_imar_params_t p;
+    pl_imar_params_default(&p);
+    p.ratio = rt_conf->ratio;
+    p.period_min_ms = rt_conf->period_ms;
+    p.period_max_ms = rt_conf->period_max_ms;
+    int rc = pl_imar_init(&mon.im, &p, mon.nnodes, mon.ncores, mon.core_node, n, mon.core, NULL, mon.record,
+                          (uint64_t)rt_conf->seed);
+    if (rc < 0) {
+        rt_verbose(1, "monitor: IMAR2 refused a team of %d: %s", n, strerror(-rc));
+        return -1;
+    }
+    mon.open_entry = -1;
+    return 0;
+}
+
 /* A new team (first, or of another size, or other threads): IMAR2 starts
  * over on it, as its records belong to those threads. 0 or -1. */
 static int team_setup(const rt_region_t *r, int n)
@@ -240,22 +259,13 @@ static int team_setup(const rt_region_t *r, int n)
         mon.core[t] = initial_core(t, mon.member[t], r);
         mon.our_cpu[t] = __atomic_load_n(&mon.member[t]->place.pinned_cpu, __ATOMIC_RELAXED);
     }
-    pl_imar_params_t p;
-    pl_imar_params_default(&p);
-    p.ratio = rt_conf->ratio;
-    p.period_min_ms = rt_conf->period_ms;
-    p.period_max_ms = rt_conf->period_max_ms;
-    int rc = pl_imar_init(&mon.im, &p, mon.nnodes, mon.ncores, mon.core_node, n, mon.core, NULL, mon.record,
-                          (uint64_t)rt_conf->seed);
-    if (rc < 0) {
-        rt_verbose(1, "monitor: IMAR2 refused a team of %d: %s", n, strerror(-rc));
+    if (imar_start(n) < 0) {
         team_free();
         return -1;
     }
     mon.have_team = 1;
     mon.unit = UNIT_UNDECIDED;
     mon.teams++;
-    mon.open_entry = -1;
     rt_verbose(1, "monitor: managing a team of %d threads (region %d)", n, r->id);
     return 0;
 }
@@ -296,15 +306,18 @@ static const uint64_t *pick_tnt(const rt_region_t *r)
 
 /*
  * P of every thread over the interval just ended (negative: not measured).
- * The rate's unit is decided once per team: work units (iterations
- * dispatched, implicit tasks ended) when some thread did at least WORK_MIN
- * of them in the team's first measured interval, else none (rate 1: P is
- * share / latency), as for a long region without worksharing, whose only
- * units would be the rare ends of its implicit tasks. In work units, a
+ * The rate's unit is decided at the team's first measured interval: work
+ * units (iterations dispatched, implicit tasks ended) when some thread did
+ * at least WORK_MIN of them, else none (rate 1: P is share / latency), as
+ * for a long region without worksharing, whose only units would be the rare
+ * ends of its implicit tasks. A team counted in none whose work shows later
+ * (its first interval held serial code or a first touch before its loop)
+ * turns to work units once: returns 1, and the caller starts IMAR2 over, as
+ * records and totals in two units would not compare. In work units, a
  * thread that ran but did none has P = 0 (the formula's rate 1 stands for
  * "no work counted in the whole team", not for a thread left without chunks).
  */
-static void measure(uint64_t now, const rt_region_t *r)
+static int measure(uint64_t now, const rt_region_t *r)
 {
     double wall = (double)(now - mon.last_ns) / 1e9;
     const uint64_t *tnt = pick_tnt(r);
@@ -322,6 +335,11 @@ static void measure(uint64_t now, const rt_region_t *r)
         measurable++;
         enough += work[t] >= WORK_MIN;
         rt_verbose(2, "monitor: thread %d work %llu cpu %llu", t, (unsigned long long)work[t], (unsigned long long)cpu[t]);
+    }
+    if (mon.unit == UNIT_NONE && enough > 0) {
+        mon.unit = UNIT_WORK;
+        rt_verbose(1, "monitor: work shows: performance counts work per second from now on; IMAR2 starts over");
+        return 1;
     }
     if (mon.unit == UNIT_UNDECIDED && measurable > 0) {
         mon.unit = enough > 0 ? UNIT_WORK : UNIT_NONE;
@@ -349,6 +367,7 @@ static void measure(uint64_t now, const rt_region_t *r)
             mon.unmeasured++;
         }
     }
+    return 0;
 }
 
 /* Threads someone else moved since the monitor last looked (the region
@@ -466,7 +485,15 @@ static void step(void)
         baseline(now);
         return;
     }
-    measure(now, r);
+    if (measure(now, r)) {
+        refresh_cores();
+        if (imar_start(n) < 0) {
+            mon.errors++;
+            team_free();
+        }
+        baseline(now);
+        return;
+    }
     refresh_cores();
     pl_imar_step_t out;
     int rc = pl_imar2_step(&mon.im, mon.perf, mon.dests, mon.max_dests, &out);

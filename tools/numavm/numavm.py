@@ -70,6 +70,8 @@ def parse_args(argv):
                    help="seconds the command may run, boot not included; 0 = no limit (default {})".format(
                        DEFAULT_TIMEOUT))
     p.add_argument("--verbose", action="store_true", help="report boot and run times on stderr")
+    p.add_argument("--numa-balancing", action="store_true",
+                   help="boot the guest with Linux's automatic NUMA balancing on (default: off)")
     numavm_emu.add_arguments(p)
     p.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments (after --)")
     try:
@@ -206,7 +208,7 @@ def cleanup_stale(tmp):
             pass
 
 
-def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None):
+def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=False):
     tmp = tempfile.gettempdir()
     cleanup_stale(tmp)
     wd = tempfile.mkdtemp(prefix="numavm-{}-".format(os.getpid()), dir=tmp)
@@ -220,7 +222,7 @@ def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None):
         with open(initrd, "wb") as out, open(base_cpio, "rb") as base:
             shutil.copyfileobj(base, out)
             numavm_image.write_cpio(extra, out)
-        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot", emu=emu)
+        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot", emu=emu, balancing=balancing)
         machine.wait_ready()
         if emu:
             # The guest holds until told: counts start with the command.
@@ -265,8 +267,8 @@ def main(argv):
         if pool:
             import numavm_pool
             return numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
-                                          args.verbose, emu)
-        return run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu)
+                                          args.verbose, emu, args.numa_balancing)
+        return run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu, args.numa_balancing)
     except numavm_emu.EmuError as e:
         print("ompnuma vm: {}".format(e), file=sys.stderr)
         return EXIT_USAGE

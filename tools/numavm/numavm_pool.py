@@ -11,8 +11,9 @@
 #                         copies each job's files to <id>/files there
 #   <pool>/<name>.log     the server's own messages; <name>.fail why it could not boot
 #
-# <name> hashes the layout, the base image and the emulated-NUMA settings (a
-# guest under the numaemu plugin is a machine of its own), so a changed base never reuses
+# <name> hashes the layout, the base image, the emulated-NUMA settings (a
+# guest under the numaemu plugin is a machine of its own) and whether the guest
+# runs Linux's automatic NUMA balancing, so a changed base never reuses
 # an old guest. The server boots its guest on first use, then runs the jobs in
 # the order it accepts them; jobs waiting in the listen queue do not count
 # against their --timeout. Each job starts from the same guest state (its
@@ -50,8 +51,8 @@ IDLE_LIMIT = 600.0
 START_ATTEMPTS = 3
 
 
-def server_name(layout, base_key, emu=None):
-    text = layout.key() + "/" + base_key + ("/" + emu.key() if emu else "")
+def server_name(layout, base_key, emu=None, balancing=False):
+    text = layout.key() + "/" + base_key + ("/" + emu.key() if emu else "") + ("/balancing" if balancing else "")
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -81,7 +82,7 @@ def _connect(path):
         return None
 
 
-def _start_server(pool, name, layout, base_cpio, emu):
+def _start_server(pool, name, layout, base_cpio, emu, balancing):
     sock = os.path.join(pool, name + ".sock")
     fail = os.path.join(pool, name + ".fail")
     for stale in (sock, fail):
@@ -90,7 +91,7 @@ def _start_server(pool, name, layout, base_cpio, emu):
         except FileNotFoundError:
             pass
     spec = json.dumps({"cpus": layout.cpus, "mem": layout.mem, "distances": layout.distances,
-                       "emu": emu.spec if emu else None})
+                       "emu": emu.spec if emu else None, "balancing": balancing})
     with open(os.path.join(pool, name + ".log"), "ab") as log:
         # Detached, with no inherited descriptors: lit waits for the test's
         # pipes to close, and the server outlives the test that started it.
@@ -115,7 +116,7 @@ def _start_server(pool, name, layout, base_cpio, emu):
     raise numavm_vm.VMFailure("the pool server did not start in time")
 
 
-def _server_connection(pool, name, layout, base_cpio, emu):
+def _server_connection(pool, name, layout, base_cpio, emu, balancing):
     sock = os.path.join(pool, name + ".sock")
     conn = _connect(sock)
     if conn:
@@ -123,17 +124,18 @@ def _server_connection(pool, name, layout, base_cpio, emu):
     with open(os.path.join(pool, name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         conn = _connect(sock)
-        return conn or _start_server(pool, name, layout, base_cpio, emu)
+        return conn or _start_server(pool, name, layout, base_cpio, emu, balancing)
 
 
-def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose, emu=None):
-    """Run job on the pool's guest of this layout (and emulation); return its status (raises like Machine.run_job)."""
+def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose, emu=None, balancing=False):
+    """Run job on the pool's guest of this layout (emulation, balancing); return its status (raises like
+    Machine.run_job)."""
     os.makedirs(pool, exist_ok=True)
-    name = server_name(layout, base_key, emu)
+    name = server_name(layout, base_key, emu, balancing)
     share = os.path.join(pool, name + ".share")
     out, err = numavm_vm.Sink(1), numavm_vm.Sink(2)
     for attempt in range(START_ATTEMPTS):
-        conn = _server_connection(pool, name, layout, base_cpio, emu)
+        conn = _server_connection(pool, name, layout, base_cpio, emu, balancing)
         job_id = secrets.token_hex(8)
         jobdir = os.path.join(share, job_id)
         started = False
@@ -249,7 +251,7 @@ def serve(pool, name, spec, base_cpio):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda s, f: stop.append(s))
     try:
-        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share, emu)
+        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share, emu, spec.get("balancing", False))
         try:
             machine.wait_ready()
         except numavm_vm.VMFailure as e:
