@@ -22,8 +22,16 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
     /* Created here, before the team forks, so that a region's very first
      * execution (often the one that first-touches the data) is sampled too,
-     * and so that the team members find it without knowing their parent. */
-    rt_region_t *r = rt_region_get(codeptr, requested, parent);
+     * and so that the team members find it without knowing their parent.
+     * A loop that runs the same region again finds it in the thread's own
+     * last sight at this level. */
+    rt_seen_t *seen = &thr->seen[d];
+    rt_region_t *r = seen->region;
+    if (!r || seen->codeptr != codeptr || seen->requested != requested || seen->parent != parent) {
+        r = rt_region_get(codeptr, requested, parent);
+        if (r)
+            *seen = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested};
+    }
     /* A region's first sight: the placement cache may know where it runs best. */
     if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
         !__atomic_exchange_n(&r->cache_checked, 1, __ATOMIC_ACQ_REL))
