@@ -52,21 +52,11 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     return r;
 }
 
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
-                         const void *team)
+/* What a team member's task begin needs beyond the inline part (rt_events.h):
+ * the monitor, the bubbles, a re-pin, the counter source. */
+void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index, int master_slot,
+                              const void *team)
 {
-    int d = thr->depth++;
-    if (d >= RT_MAX_DEPTH)
-        return;
-    thr->region[d] = r;
-    thr->index[d] = index;
-    thr->arrived[d] = 0;
-    thr->timed[d] = timed;
-    thr->slot[d] = -1;
-    if (!r || index >= r->team_size)
-        return;
-    if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
-        __atomic_store_n(&r->slot[index].member, thr, __ATOMIC_RELAXED);
     /* The outermost team is the one the migration monitor manages. */
     if (d == 0 && index == 0 && rt_conf->migrate != RT_MIGRATE_OFF)
         rt_monitor_team_begin(r);
@@ -90,36 +80,20 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
         rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .id = r->id, .team_size = r->team_size};
         rt_counters_thread_begin(&s, index, team);
     }
-    if (timed)
-        thr->t_begin[d] = rt_now_ns();
 }
 
-void rt_event_barrier_arrive(rt_thread_t *thr)
+/* A timed execution's busy time of thread d's level, into its slot. */
+void rt_event_barrier_record(rt_thread_t *thr, int d)
 {
-    int d = thr->depth - 1;
-    if (d < 0 || d >= RT_MAX_DEPTH || thr->arrived[d])
-        return;
     rt_region_t *r = thr->region[d];
     int i = thr->index[d];
-    thr->arrived[d] = 1;
-    if (!r || i >= r->team_size)
-        return;
-    if (thr->timed[d])
+    if (r && i < r->team_size)
         __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
 }
 
-void rt_event_task_end(rt_thread_t *thr)
+/* A task end that stops the monitor's team or gives the primary its mask back. */
+void rt_event_task_end_rest(rt_thread_t *thr, int d)
 {
-    int d = --thr->depth;
-    if (d < 0) {
-        thr->depth = 0;
-        return;
-    }
-    /* One implicit task done: a unit of the work the monitor weighs. Its own
-     * record, one writer: a plain add. */
-    __atomic_store_n(&thr->work, thr->work + 1, __ATOMIC_RELAXED);
-    if (d >= RT_MAX_DEPTH)
-        return;
     if (d == 0 && thr->index[0] == 0 && thr->region[0] && rt_conf->migrate != RT_MIGRATE_OFF)
         rt_monitor_team_end();
     /* A region without an implicit barrier event (rare paths) ends its busy time here. */
