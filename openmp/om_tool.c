@@ -249,7 +249,12 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     REGISTER(ompt_callback_parallel_begin, on_parallel_begin);
     REGISTER(ompt_callback_parallel_end, on_parallel_end);
     REGISTER(ompt_callback_implicit_task, on_implicit_task);
-    REGISTER(ompt_callback_sync_region, on_sync_region);
+    /* Every barrier is dispatched to a registered sync_region callback,
+     * explicit and workshare ones too: not registered when nothing reads what
+     * it gives (a chained tool's own registration still reaches the runtime,
+     * through om_chain.c's wrapper). */
+    if (rt_event_barriers_read())
+        REGISTER(ompt_callback_sync_region, on_sync_region);
     REGISTER(ompt_callback_control_tool, on_control_tool);
     if (rt_conf->migrate != RT_MIGRATE_OFF)
         REGISTER(ompt_callback_dispatch, on_dispatch);

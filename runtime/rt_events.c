@@ -82,6 +82,11 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
     }
 }
 
+int rt_event_barriers_read(void)
+{
+    return rt_conf->report != RT_REPORT_NONE || (rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR);
+}
+
 /* A timed execution's busy time of thread d's level, into its slot. */
 void rt_event_barrier_record(rt_thread_t *thr, int d)
 {

@@ -28,6 +28,10 @@ static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int ind
                                        const void *team);
 /* The thread reaches the region's closing barrier: its busy time ends. */
 static inline void rt_event_barrier_arrive(rt_thread_t *thr);
+/* Whether anything reads the busy times barrier arrivals end: the region
+ * loop, or the report. Without either (the migration monitor alone), the
+ * OpenMP layer need not hear of barriers at all. */
+int rt_event_barriers_read(void);
 /* The implicit task ends; the primary gets its own mask back. */
 static inline void rt_event_task_end(rt_thread_t *thr);
 /* The primary, after the join barrier: bookkeeping and the placement loop. */
