@@ -187,6 +187,13 @@ static void reduction_cb(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt
     OM_CHAIN(ompt_callback_reduction, ompt_callback_sync_region_t, kind, ep, om_user_data(pd), task, ra);
 }
 
+/* sync_region, when ompnuma does not register its own (om_tool.c). */
+static void sync_cb(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pd, ompt_data_t *task,
+                    const void *ra)
+{
+    OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, ep, om_user_data(pd), task, ra);
+}
+
 static void sync_wait_cb(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pd, ompt_data_t *task,
                          const void *ra)
 {
@@ -200,6 +207,7 @@ static ompt_callback_t wrapper_for(ompt_callbacks_t event)
     case ompt_callback_dispatch: return (ompt_callback_t)dispatch_cb;
     case ompt_callback_masked: return (ompt_callback_t)masked_cb;
     case ompt_callback_reduction: return (ompt_callback_t)reduction_cb;
+    case ompt_callback_sync_region: return (ompt_callback_t)sync_cb;
     case ompt_callback_sync_region_wait: return (ompt_callback_t)sync_wait_cb;
     default: return NULL;
     }

@@ -21,18 +21,21 @@ static int next_gtid;
 
 /* The calling thread's runtime state; created at its first event (thread
  * begin with LLVM, but a tool must not crash on a thread it did not see begin). */
-static om_thread_t *thread_self(void)
+__attribute__((noinline, cold)) static om_thread_t *thread_create(void)
+{
+    om_thread_t *t = malloc(sizeof *t);
+    if (!t)
+        return NULL;
+    memset(t, 0, sizeof *t);
+    rt_thread_init(&t->rt, __atomic_fetch_add(&next_gtid, 1, __ATOMIC_RELAXED));
+    rt_thread_set_current(&t->rt);
+    return t;
+}
+
+static inline om_thread_t *thread_self(void)
 {
     om_thread_t *t = (om_thread_t *)rt_thread_current();
-    if (!t) {
-        t = malloc(sizeof *t);
-        if (!t)
-            return NULL;
-        memset(t, 0, sizeof *t);
-        rt_thread_init(&t->rt, __atomic_fetch_add(&next_gtid, 1, __ATOMIC_RELAXED));
-        rt_thread_set_current(&t->rt);
-    }
-    return t;
+    return t ? t : thread_create();
 }
 
 /* ompnuma keeps its thread record in its own thread-local pointer: the
@@ -133,22 +136,10 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         thr->ended = NULL;
 }
 
-static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                             ompt_data_t *task_data, unsigned int actual_parallelism, unsigned int index,
-                             int flags)
+/* ompnuma's part of an implicit task's begin or end (not the initial task's). */
+static inline void implicit_task(om_thread_t *thr, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                                 unsigned int actual_parallelism, unsigned int index)
 {
-    om_thread_t *thr = thread_self();
-    /* The initial task's parallel region is the only one ompnuma did not
-     * begin: it gets the thread's record before a tool can write the word. */
-    if ((flags & ompt_task_initial) && endpoint == ompt_scope_begin && thr && parallel_data &&
-        !parallel_data->value) {
-        thr->initial = (om_team_data_t){.magic = OM_TEAM_MAGIC, .word = 0, .user = 0};
-        parallel_data->ptr = &thr->initial;
-    }
-    OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, om_user_data(parallel_data), task_data,
-             actual_parallelism, index, flags);
-    if ((flags & ompt_task_initial) || !thr)
-        return;
     if (endpoint == ompt_scope_begin) {
         rt_region_t *r = NULL;
         int master_slot = -1, timed = 0;
@@ -167,6 +158,38 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     }
 }
 
+/* An initial task, or a chained tool to call first: out of the way of the
+ * common case below. */
+__attribute__((noinline)) static void implicit_task_rare(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                                                          ompt_data_t *task_data, unsigned int actual_parallelism,
+                                                          unsigned int index, int flags)
+{
+    om_thread_t *thr = thread_self();
+    /* The initial task's parallel region is the only one ompnuma did not
+     * begin: it gets the thread's record before a tool can write the word. */
+    if ((flags & ompt_task_initial) && endpoint == ompt_scope_begin && thr && parallel_data &&
+        !parallel_data->value) {
+        thr->initial = (om_team_data_t){.magic = OM_TEAM_MAGIC, .word = 0, .user = 0};
+        parallel_data->ptr = &thr->initial;
+    }
+    OM_CHAIN(ompt_callback_implicit_task, ompt_callback_implicit_task_t, endpoint, om_user_data(parallel_data), task_data,
+             actual_parallelism, index, flags);
+    if (!(flags & ompt_task_initial) && thr)
+        implicit_task(thr, endpoint, parallel_data, actual_parallelism, index);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism, unsigned int index,
+                             int flags)
+{
+    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    if ((flags & ompt_task_initial) || om_chain_user[ompt_callback_implicit_task] || !thr) {
+        implicit_task_rare(endpoint, parallel_data, task_data, actual_parallelism, index, flags);
+        return;
+    }
+    implicit_task(thr, endpoint, parallel_data, actual_parallelism, index);
+}
+
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
 {
@@ -175,9 +198,11 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     /* Arrival at the region's closing barrier ends a thread's busy time,
      * when this execution is timed at all (the team word says so: a settled
      * region's untimed executions cost no thread lookup here). */
+    if (endpoint != ompt_scope_begin ||
+        (kind != ompt_sync_region_barrier_implicit_parallel && kind != ompt_sync_region_barrier_implicit))
+        return;
     const om_team_data_t *team = om_team_of(parallel_data);
-    if (endpoint == ompt_scope_begin && (!team || team_timed(team->word)) &&
-        (kind == ompt_sync_region_barrier_implicit_parallel || kind == ompt_sync_region_barrier_implicit)) {
+    if (!team || team_timed(team->word)) {
         om_thread_t *thr = thread_self();
         if (thr)
             rt_event_barrier_arrive(&thr->rt);
@@ -224,7 +249,12 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     REGISTER(ompt_callback_parallel_begin, on_parallel_begin);
     REGISTER(ompt_callback_parallel_end, on_parallel_end);
     REGISTER(ompt_callback_implicit_task, on_implicit_task);
-    REGISTER(ompt_callback_sync_region, on_sync_region);
+    /* Every barrier is dispatched to a registered sync_region callback,
+     * explicit and workshare ones too: not registered when nothing reads what
+     * it gives (a chained tool's own registration still reaches the runtime,
+     * through om_chain.c's wrapper). */
+    if (rt_event_barriers_read())
+        REGISTER(ompt_callback_sync_region, on_sync_region);
     REGISTER(ompt_callback_control_tool, on_control_tool);
     if (rt_conf->migrate != RT_MIGRATE_OFF)
         REGISTER(ompt_callback_dispatch, on_dispatch);

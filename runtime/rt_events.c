@@ -22,8 +22,16 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
     /* Created here, before the team forks, so that a region's very first
      * execution (often the one that first-touches the data) is sampled too,
-     * and so that the team members find it without knowing their parent. */
-    rt_region_t *r = rt_region_get(codeptr, requested, parent);
+     * and so that the team members find it without knowing their parent.
+     * A loop that runs the same region again finds it in the thread's own
+     * last sight at this level. */
+    rt_seen_t *seen = &thr->seen[d];
+    rt_region_t *r = seen->region;
+    if (!r || seen->codeptr != codeptr || seen->requested != requested || seen->parent != parent) {
+        r = rt_region_get(codeptr, requested, parent);
+        if (r)
+            *seen = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested};
+    }
     /* A region's first sight: the placement cache may know where it runs best. */
     if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
         !__atomic_exchange_n(&r->cache_checked, 1, __ATOMIC_ACQ_REL))
@@ -44,21 +52,11 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     return r;
 }
 
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
-                         const void *team)
+/* What a team member's task begin needs beyond the inline part (rt_events.h):
+ * the monitor, the bubbles, a re-pin, the counter source. */
+void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index, int master_slot,
+                              const void *team)
 {
-    int d = thr->depth++;
-    if (d >= RT_MAX_DEPTH)
-        return;
-    thr->region[d] = r;
-    thr->index[d] = index;
-    thr->arrived[d] = 0;
-    thr->timed[d] = timed;
-    thr->slot[d] = -1;
-    if (!r || index >= r->team_size)
-        return;
-    if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
-        __atomic_store_n(&r->slot[index].member, thr, __ATOMIC_RELAXED);
     /* The outermost team is the one the migration monitor manages. */
     if (d == 0 && index == 0 && rt_conf->migrate != RT_MIGRATE_OFF)
         rt_monitor_team_begin(r);
@@ -82,36 +80,25 @@ void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master
         rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .id = r->id, .team_size = r->team_size};
         rt_counters_thread_begin(&s, index, team);
     }
-    if (timed)
-        thr->t_begin[d] = rt_now_ns();
 }
 
-void rt_event_barrier_arrive(rt_thread_t *thr)
+int rt_event_barriers_read(void)
 {
-    int d = thr->depth - 1;
-    if (d < 0 || d >= RT_MAX_DEPTH || thr->arrived[d])
-        return;
+    return rt_conf->report != RT_REPORT_NONE || (rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR);
+}
+
+/* A timed execution's busy time of thread d's level, into its slot. */
+void rt_event_barrier_record(rt_thread_t *thr, int d)
+{
     rt_region_t *r = thr->region[d];
     int i = thr->index[d];
-    thr->arrived[d] = 1;
-    if (!r || i >= r->team_size)
-        return;
-    if (thr->timed[d])
+    if (r && i < r->team_size)
         __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
 }
 
-void rt_event_task_end(rt_thread_t *thr)
+/* A task end that stops the monitor's team or gives the primary its mask back. */
+void rt_event_task_end_rest(rt_thread_t *thr, int d)
 {
-    int d = --thr->depth;
-    if (d < 0) {
-        thr->depth = 0;
-        return;
-    }
-    /* One implicit task done: a unit of the work the monitor weighs. Its own
-     * record, one writer: a plain add. */
-    __atomic_store_n(&thr->work, thr->work + 1, __ATOMIC_RELAXED);
-    if (d >= RT_MAX_DEPTH)
-        return;
     if (d == 0 && thr->index[0] == 0 && thr->region[0] && rt_conf->migrate != RT_MIGRATE_OFF)
         rt_monitor_team_end();
     /* A region without an implicit barrier event (rare paths) ends its busy time here. */

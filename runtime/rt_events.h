@@ -2,7 +2,9 @@
 #ifndef OMPNUMA_RT_EVENTS_H
 #define OMPNUMA_RT_EVENTS_H
 
+#include "rt_core.h"
 #include "rt_region.h"
+#include "rt_settings.h"
 #include "rt_thread.h"
 
 /*
@@ -22,12 +24,16 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
 /* Thread `index` starts its implicit task in region r (NULL: unmeasured).
  * master_slot: the slot the team's master holds in the bubble tree (-1 none);
  * timed: rt_region_timed's answer, taken by the encountering thread. */
-void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
-                         const void *team);
+static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
+                                       const void *team);
 /* The thread reaches the region's closing barrier: its busy time ends. */
-void rt_event_barrier_arrive(rt_thread_t *thr);
+static inline void rt_event_barrier_arrive(rt_thread_t *thr);
+/* Whether anything reads the busy times barrier arrivals end: the region
+ * loop, or the report. Without either (the migration monitor alone), the
+ * OpenMP layer need not hear of barriers at all. */
+int rt_event_barriers_read(void);
 /* The implicit task ends; the primary gets its own mask back. */
-void rt_event_task_end(rt_thread_t *thr);
+static inline void rt_event_task_end(rt_thread_t *thr);
 /* The primary, after the join barrier: bookkeeping and the placement loop. */
 void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed);
 /* The thread was given `units` of work (loop iterations dispatched to it):
@@ -40,5 +46,72 @@ void rt_event_thread_end(rt_thread_t *thr);
 /* A region that began but whose end was not seen: take back whatever the
  * counter source armed for it. */
 void rt_event_region_abandon(rt_region_t *r);
+
+/*
+ * The three events every team member sees at every execution, inline in the
+ * OpenMP layer's callbacks: a settled region's execution (not sampled, not
+ * re-pinned, no monitor, no bubbles) runs only what is below; whatever else
+ * an execution needs is the out-of-line rest in rt_events.c, taken in the
+ * same order.
+ */
+void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index, int master_slot,
+                              const void *team);
+void rt_event_barrier_record(rt_thread_t *thr, int d);
+void rt_event_task_end_rest(rt_thread_t *thr, int d);
+
+static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
+                                       const void *team)
+{
+    int d = thr->depth++;
+    if (d >= RT_MAX_DEPTH)
+        return;
+    thr->region[d] = r;
+    thr->index[d] = index;
+    thr->arrived[d] = 0;
+    thr->timed[d] = timed;
+    thr->slot[d] = -1;
+    if (!r || index >= r->team_size)
+        return;
+    if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
+        __atomic_store_n(&r->slot[index].member, thr, __ATOMIC_RELAXED);
+    if (r->pins_applied || r->measuring || rt_conf->mode == RT_MODE_BUBBLE ||
+        (d == 0 && index == 0 && rt_conf->migrate != RT_MIGRATE_OFF))
+        rt_event_task_begin_rest(thr, r, d, index, master_slot, team);
+    if (timed)
+        thr->t_begin[d] = rt_now_ns();
+}
+
+static inline void rt_event_barrier_arrive(rt_thread_t *thr)
+{
+    int d = thr->depth - 1;
+    if (d < 0 || d >= RT_MAX_DEPTH || thr->arrived[d])
+        return;
+    thr->arrived[d] = 1;
+    if (thr->timed[d])
+        rt_event_barrier_record(thr, d);
+}
+
+static inline void rt_event_task_end(rt_thread_t *thr)
+{
+    int d = --thr->depth;
+    if (d < 0) {
+        thr->depth = 0;
+        return;
+    }
+    /* One implicit task done: a unit of the work the monitor weighs. Its own
+     * record, one writer: a plain add. */
+    __atomic_store_n(&thr->work, thr->work + 1, __ATOMIC_RELAXED);
+    if (d >= RT_MAX_DEPTH)
+        return;
+    if ((d == 0 && thr->index[0] == 0 && thr->region[0] && rt_conf->migrate != RT_MIGRATE_OFF) ||
+        (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0)) {
+        rt_event_task_end_rest(thr, d);
+        return;
+    }
+    /* A region without an implicit barrier event (rare paths) ends its busy
+     * time here; an untimed one has none to end. */
+    if (!thr->arrived[d] && thr->timed[d])
+        rt_event_barrier_arrive(thr);
+}
 
 #endif

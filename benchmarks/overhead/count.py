@@ -14,12 +14,13 @@ CONSTRUCTS = ("parallel", "for", "barrier", "reduction", "nested", "parallel-emp
 # OMP_PLACEMENT of each drop-in configuration. "settled": the default policy, counted after a warm-up
 # long enough for every region to have sampled, decided, verified and settled. "sampled": every
 # execution is sampled (the default source). "pagefault": sampled by the pagefault source on the
-# program's anonymous memory (the harness's ompnuma-sampling).
+# program's anonymous memory (the harness's ompnuma-sampling). "monitor": the migration monitor alone.
 CONFIGS = {
     "stock": None,
     "settled": "critpath",
     "sampled": "critpath,sample=1000,verify=off",
     "pagefault": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
+    "monitor": "imar2",
 }
 # Where the runtime enters ompnuma: its OMPT callbacks (openmp/om_tool.c) and the SIGSEGV dispatcher of
 # the pagefault source (runtime/rt_fault.c). Callgrind counts, on every thread, what runs inside them.

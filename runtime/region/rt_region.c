@@ -163,23 +163,13 @@ rt_region_t *rt_region_at(int i)
     return (i >= 0 && i < rt_region_count()) ? by_id[i] : NULL;
 }
 
-rt_region_t *rt_region_for_team(rt_region_t *requested, int actual)
+/* The team came out smaller than asked for: a region of its own, which
+ * the requested one points to from now on (it never runs itself). */
+rt_region_t *rt_region_for_smaller_team(rt_region_t *requested, int actual)
 {
-    if (!requested || requested->team_size == actual)
-        return requested;
-    /* The team came out smaller than asked for: a region of its own, which
-     * the requested one points to from now on (it never runs itself). */
     rt_region_t *r = rt_region_get(requested->codeptr, actual,
                                    requested->parent_id >= 0 ? rt_region_at(requested->parent_id) : NULL);
     if (r && __atomic_load_n(&requested->redirect, __ATOMIC_RELAXED) != r)
         __atomic_store_n(&requested->redirect, r, __ATOMIC_RELAXED);
     return r;
-}
-
-int rt_region_timed(const rt_region_t *r)
-{
-    if (r->redirect)
-        r = r->redirect;
-    int settled = !r->measuring && r->outcome != RT_OUTCOME_SAMPLING && r->outcome != RT_OUTCOME_VERIFYING;
-    return !settled || r->executions % RT_TIMING_STRIDE == 0;
 }

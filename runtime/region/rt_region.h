@@ -117,12 +117,24 @@ rt_region_t *rt_region_at(int i);
 /* The region a team member belongs to, given the one its encountering thread
  * found for the requested size: itself, or when the team is smaller, the
  * region for the actual size (same code address and parent). */
-rt_region_t *rt_region_for_team(rt_region_t *requested, int actual);
+rt_region_t *rt_region_for_smaller_team(rt_region_t *requested, int actual);
+static inline rt_region_t *rt_region_for_team(rt_region_t *requested, int actual)
+{
+    if (!requested || requested->team_size == actual)
+        return requested;
+    return rt_region_for_smaller_team(requested, actual);
+}
 /* Whether the next execution of r is timed: every one while r samples,
  * verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
  * to see a drift, and settled regions cost no clock reads otherwise). The
  * encountering thread asks, and tells its team. */
 #define RT_TIMING_STRIDE 8
-int rt_region_timed(const rt_region_t *r);
+static inline int rt_region_timed(const rt_region_t *r)
+{
+    if (r->redirect)
+        r = r->redirect;
+    int settled = !r->measuring && r->outcome != RT_OUTCOME_SAMPLING && r->outcome != RT_OUTCOME_VERIFYING;
+    return !settled || r->executions % RT_TIMING_STRIDE == 0;
+}
 
 #endif

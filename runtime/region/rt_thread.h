@@ -7,6 +7,16 @@
 #include "rt_affinity.h"
 #include "rt_region.h"
 
+/* The last region a thread encountered at one level, with its key (the
+ * parent is the thread's region one level up): a region that recurs skips
+ * the table's hash and probe. Records live as long as the table. */
+typedef struct rt_seen {
+    const void        *codeptr;
+    const rt_region_t *parent;
+    rt_region_t       *region;
+    int                requested;
+} rt_seen_t;
+
 /* Per OpenMP thread. The OpenMP layer embeds it in its own per-thread
  * record (with the OMPT bookkeeping) and registers it as the calling
  * thread's with rt_thread_set_current. */
@@ -21,6 +31,7 @@ typedef struct rt_thread {
     int          arrived[RT_MAX_DEPTH];
     int          timed[RT_MAX_DEPTH];   /* this execution is timed */
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
+    rt_seen_t    seen[RT_MAX_DEPTH];
     /* Work units done (implicit tasks ended, loop iterations dispatched to
      * it): written by the thread alone, in its own record, read by the
      * migration monitor once per period (control/rt_monitor.c). */
