@@ -15,7 +15,6 @@
 #include "rt_fault.h"
 #include "rt_log.h"
 #include "rt_mpimap.h"
-#include "rt_procfs.h"
 #include "rt_util.h"
 
 /* ---------------------------------------------------------------- settings */
@@ -165,38 +164,6 @@ void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t 
 
 /* ---------------------------------------------------------- the rank's side */
 
-/* Every thread of the rank, walked without allocating (rt_procfs_each_task),
- * so a rank can apply its node from inside any MPI call. */
-struct move_all {
-    const cpu_set_t *set;
-    size_t           setsize;
-    int              dry_run, bad;
-};
-
-static int move_one(pid_t tid, void *ctx)
-{
-    struct move_all *m = ctx;
-    /* A thread that exited since the listing answers ESRCH: not a refusal. */
-    if (!m->dry_run && sched_setaffinity(tid, m->setsize, m->set) && errno != ESRCH)
-        m->bad++;
-    return 0;
-}
-
-int rt_mpimap_move_threads(const cpu_set_t *set, size_t setsize, int dry_run, int *failed)
-{
-    struct move_all m = {.set = set, .setsize = setsize, .dry_run = dry_run};
-    int n = rt_procfs_each_task(move_one, &m);
-    if (n < 0) {
-        /* No procfs: the calling thread at least. */
-        n = 1;
-        if (!dry_run && sched_setaffinity(0, setsize, set))
-            m.bad = 1;
-    }
-    if (failed)
-        *failed = m.bad;
-    return n;
-}
-
 /* Move the pages of this process from every other node to os_node.
  * Returns the pages left behind (>= 0) or -errno. */
 static long migrate_memory(int os_node)
@@ -212,7 +179,7 @@ static long migrate_memory(int os_node)
     return r < 0 ? -errno : r;
 }
 
-int rt_mpimap_apply(rt_mpi_row_t *row)
+int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
 {
     uint32_t e1 = atomic_load_explicit(&row->epoch, memory_order_acquire);
     if (e1 == 0 || (e1 & 1) || e1 == atomic_load_explicit(&row->applied_epoch, memory_order_relaxed))
@@ -240,7 +207,9 @@ int rt_mpimap_apply(rt_mpi_row_t *row)
     if (!any) {
         threads = 0;
     } else {
-        threads = rt_mpimap_move_threads(&set, sizeof set, dry, &failed);
+        threads = (allot ? allot : rt_affinity_allot)(&set, dry, &failed);
+        if (threads < 0)
+            threads = 0;
         if (!dry && os_node >= 0)
             pages = migrate_memory(os_node);
     }
