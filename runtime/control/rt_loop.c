@@ -98,7 +98,7 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
  * crowds onto one core. cap: [nnodes] scratch. Returns 1 when restricted
  * (an allotment with CPUs of this topology), 0 for the machine.
  */
-static int team_space(pl_topo_t *topo, int *cap, cpu_set_t *allotted)
+static int team_space(pl_topo_t *topo, int *cap, cpu_set_t *allotted, int team)
 {
     *topo = rt_mach->pl;
     if (!rt_affinity_allotment(allotted))
@@ -112,14 +112,25 @@ static int team_space(pl_topo_t *topo, int *cap, cpu_set_t *allotted)
     }
     if (!total)
         return 0; /* no CPU of this topology: an allotment for another machine */
+    /* A team larger than its allotment shares its CPUs evenly, k threads
+     * each (OnDeLocMap+'s rule for ranks), rather than being refused. */
+    int k = (team + total - 1) / total;
+    for (int n = 0; k > 1 && n < rt_mach->topo.nnodes; n++)
+        cap[n] *= k;
     topo->capacity = cap;
     return 1;
 }
 
 /* The CPU of core k (placement's index within node n) in the team's space:
- * the k-th CPU of the node, counting only allotted ones when allotted. */
+ * the k-th CPU of the node, counting only allotted ones when allotted (in
+ * turn when the team shares them). */
 static int space_cpu(const cpu_set_t *allotted, int n, int k)
 {
+    int cnt = 0;
+    for (int c = 0; allotted && c < rt_mach->topo.capacity[n]; c++)
+        cnt += rt_mach->topo.cpus[n][c] < CPU_SETSIZE && CPU_ISSET(rt_mach->topo.cpus[n][c], allotted);
+    if (cnt)
+        k %= cnt;
     for (int c = 0; c < rt_mach->topo.capacity[n]; c++) {
         int cpu = rt_mach->topo.cpus[n][c];
         if (!allotted || (cpu < CPU_SETSIZE && CPU_ISSET(cpu, allotted)))
@@ -140,7 +151,7 @@ static int decide(rt_region_t *r, int *cores)
     int *cap = malloc((size_t)rt_mach->topo.nnodes * sizeof *cap);
     if (!cap)
         return -1;
-    int inside = team_space(&space, cap, &allotted);
+    int inside = team_space(&space, cap, &allotted, r->team_size);
     const pl_topo_t *topo = &space;
     if (rt_policy_run(rt_conf->policy, topo, r->tnt, r->team_size, r->map_node, cores, &r->decision_us) != 0) {
         free(cap);
@@ -435,7 +446,7 @@ static void compromise(rt_region_t *r)
         refs[c] = (uint64_t)(sum[c] / top * (double)(1ull << 40));
     pl_topo_t space;
     cpu_set_t allotted;
-    int inside = team_space(&space, cap, &allotted);
+    int inside = team_space(&space, cap, &allotted, team);
     if (rt_policy_run(rt_conf->policy, &space, refs, team, nodes, cores, &us) != 0)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
