@@ -1,4 +1,5 @@
 /* mpi_init.c: MPI_Init*, MPI_Finalize and MPI_Abort hooks: local ranks, shared-memory rows, the host's mapper thread. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,25 @@ const int *mpi_comm_world_ranks(MPI_Comm comm, int *size)
         return NULL;
     *size = t->size;
     return t->world;
+}
+
+/* ------------------------------------------------- who moves the threads */
+
+rt_affinity_allot_fn *mpi_allot_owner(void)
+{
+    /* Looked up at each remap (rare): the tool may be loaded after
+     * MPI_Init (OMP_TOOL_LIBRARIES is read at the first OpenMP construct).
+     * The drop-in facades load libompnuma.so globally; libomp loads a tool
+     * named in OMP_TOOL_LIBRARIES locally, found by its name. */
+    void *f = dlsym(RTLD_DEFAULT, RT_AFFINITY_ALLOT_SYMBOL);
+    if (!f) {
+        void *h = dlopen("libompnuma.so", RTLD_LAZY | RTLD_NOLOAD);
+        if (h) {
+            f = dlsym(h, RT_AFFINITY_ALLOT_SYMBOL);
+            dlclose(h);
+        }
+    }
+    return (rt_affinity_allot_fn *)f;
 }
 
 /* ------------------------------------------------------------------ set-up */

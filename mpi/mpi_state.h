@@ -62,6 +62,11 @@ static inline void mpi_add(mpi_kind_t kind, int peer, uint64_t bytes)
     }
 }
 
+/* Who moves this process's threads: libompnuma.so's rt_affinity_allot when
+ * ompnuma's OpenMP tool is loaded (its region loop then places the team
+ * inside the rank's CPUs), else NULL (this library's own copy). */
+rt_affinity_allot_fn *mpi_allot_owner(void);
+
 /* At the start of every wrapped call: returns the kind its traffic is, and
  * applies a new node the mapper published (outermost calls only). */
 static inline mpi_kind_t mpi_enter(void)
@@ -75,7 +80,7 @@ static inline mpi_kind_t mpi_enter(void)
                != atomic_load_explicit(&r->applied_epoch, memory_order_relaxed)
         && !atomic_exchange_explicit(&mpi_g.applying, 1, memory_order_acquire)) {
         /* One thread applies; the others go on with their call. */
-        rt_mpimap_apply(r);
+        rt_mpimap_apply(r, mpi_allot_owner());
         atomic_store_explicit(&mpi_g.applying, 0, memory_order_release);
     }
     return outer ? MPI_KIND_APP : MPI_KIND_INTERNAL;

@@ -128,7 +128,8 @@ static void json_region(FILE *f, const rt_region_t *r)
     } else {
         fputs("null", f);
     }
-    fprintf(f, ",\"hint_moves\":%d,\"resamples\":%d}", r->hint_moves, r->resamples);
+    fprintf(f, ",\"hint_moves\":%d,\"resamples\":%d,\"allotment\":%u}", r->hint_moves, r->resamples,
+            r->allot_gen);
 }
 
 int rt_report_json(FILE *f)
@@ -156,7 +157,19 @@ int rt_report_json(FILE *f)
         fprintf(f, "%s\"%s\":{\"count\":%llu,\"ns\":%llu}", w ? "," : "", rt_mover_name((rt_mover_t)w),
                 (unsigned long long)count, (unsigned long long)ns);
     }
-    fprintf(f, "}},\"source\":{\"used\":");
+    fprintf(f, "},\"allotment\":");
+    cpu_set_t allotted;
+    unsigned gen = rt_affinity_allotment(&allotted);
+    if (gen) {
+        fprintf(f, "{\"changes\":%u,\"cpus\":[", gen);
+        for (int c = 0, k = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &allotted))
+                fprintf(f, "%s%d", k++ ? "," : "", c);
+        fputs("]}", f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, "},\"source\":{\"used\":");
     if (rt_counters_used() == RT_SOURCE_AUTO)
         fputs("null", f);
     else

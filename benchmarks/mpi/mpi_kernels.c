@@ -1,4 +1,4 @@
-/* mpi_kernels.c: MPI kernels with known communication patterns (ring, halo, heavy pairs, all-to-all, a phase change), each step a message exchange plus a sweep of the rank's own memory. */
+/* mpi_kernels.c: MPI kernels with known communication patterns (ring, halo, heavy pairs, all-to-all, a phase change), each step a message exchange plus a sweep of the rank's own memory by its OpenMP team (hybrid ranks with OMP_NUM_THREADS > 1). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,9 @@
  *   alltoall  MPI_Alltoall, MSG_BYTES / size to each rank
  *   phase     pairs for the first half, then rank ^ 1
  * Each iteration also sweeps LOCAL_MIB of the rank's memory (read and
- * write), so that where the rank runs relative to its pages matters.
+ * write), so that where the rank runs relative to its pages matters; the
+ * rank's OpenMP team shares the sweep (and first-touched its own part), so
+ * OMP_NUM_THREADS > 1 makes hybrid ranks.
  * Rank 0 prints "PATTERN seconds checksum"; the time is the slowest rank's
  * between two barriers.
  */
@@ -53,6 +55,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     memset(out, r, (size_t)bytes);
+#pragma omp parallel for schedule(static)
     for (long i = 0; i < nmem; i++)
         mem[i] = (double)(i % 7);
     double sum = 0;
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
                          MPI_STATUS_IGNORE);
         }
         sum += in[it % bytes];
+#pragma omp parallel for schedule(static)
         for (long i = 0; i < nmem; i++)
             mem[i] = mem[i] * 0.5 + 1.0;
     }

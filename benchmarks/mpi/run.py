@@ -3,6 +3,7 @@
 
 usage: run.py [--build DIR] [--np N] [--reps R] [--patterns p,q] [--bytes B] [--iters I]
               [--local-mib M] [--interval MS] [--topology SPEC] [--csv FILE]
+              [--threads T] [--vm LAYOUT [--remote-ns N]] [--configs a,b]
 
 Configurations (interleaved, one run of each per repetition, so that drift
 on a shared machine hits all of them alike):
@@ -11,41 +12,45 @@ on a shared machine hits all of them alike):
   lib-off      core + LD_PRELOAD=libompnuma_mpi.so, OMP_PLACEMENT_MPI unset (wrappers only)
   ondeloc-dry  core + ondeloc,dry_run: counting and the mapper, nothing moves (overhead)
   ondeloc      core + ondeloc: ranks move to the nodes the mapper chooses
+With --threads T > 1 the ranks are hybrid (an OpenMP team of T threads
+sweeps each rank's memory) and one more configuration runs:
+  ondeloc+critpath  ondeloc with ompnuma's drop-in libomp and OMP_PLACEMENT=critpath
+                    (track=anon): each rank's team is placed by critpath inside the
+                    CPUs the mapper gave the rank
+--configs keeps only the named configurations (core is always kept: it is
+the reference).
+
+--vm LAYOUT runs everything inside one guest of ompnuma's NUMA virtual
+machine (`ompnuma vm`, Open MPI shipped in), --remote-ns N with emulated
+remote costs: one boot, the configurations alternating inside it, so the
+ratios compare runs of one guest under one load.
+
 Prints one line per pattern and configuration: median seconds, min, max, and
 the ratio of the median to core's. Only timings of runs that printed their
 line are kept; a failed run is reported and counted.
 """
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
 import sys
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--build", default=os.path.join(here, "..", "..", "build"))
-    ap.add_argument("--np", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--patterns", default="ring,halo,pairs,alltoall,phase")
-    ap.add_argument("--bytes", type=int, default=1 << 18)
-    ap.add_argument("--iters", type=int, default=200)
-    ap.add_argument("--local-mib", type=int, default=8)
-    ap.add_argument("--interval", type=int, default=100)
-    ap.add_argument("--topology", default="")
-    ap.add_argument("--csv", default="")
-    a = ap.parse_args()
-    build = os.path.abspath(a.build)
+# What Open MPI needs inside the guest (Debian's layout), as tests/mpi/vm-*.test ship it.
+VM_FILES = ["/usr/lib/x86_64-linux-gnu/openmpi", "/usr/share/openmpi", "/etc/openmpi",
+            "/usr/lib/x86_64-linux-gnu/pmix2", "/usr/bin/orted", "/usr/bin/mpirun"]
+VM_ENV = ["OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "OMPI_MCA_plm=isolated",
+          "OMPI_MCA_btl=self,vader", "OMPI_MCA_plm_rsh_agent=/bin/false"]
+
+
+def configurations(a, build, mpirun, cpus):
     exe = os.path.join(build, "bin", "mpi-kernels")
     lib = os.path.join(build, "lib", "libompnuma_mpi.so")
-    mpirun = shutil.which("mpirun")
-    if not (mpirun and os.path.exists(exe) and os.path.exists(lib)):
-        print("run.py: needs mpirun, {} and {} (build with MPI found)".format(exe, lib), file=sys.stderr)
-        return 2
-    bind = "core:overload-allowed" if a.np > (os.cpu_count() or 1) else "core"
-    base = [mpirun, "--oversubscribe", "--allow-run-as-root", "-np", str(a.np)]
+    bind = "core:overload-allowed" if a.np > cpus else "core"
+    base = [mpirun, "--oversubscribe", "--allow-run-as-root", "-np", str(a.np),
+            "-x", "OMP_NUM_THREADS={}".format(a.threads)]
     core = base + ["--map-by", "core", "--bind-to", bind]
     mp = "ondeloc,interval={}".format(a.interval) + (",topology=" + a.topology if a.topology else "")
     configs = [
@@ -55,21 +60,114 @@ def main():
         ("ondeloc-dry", core + ["-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp + ",dry_run"]),
         ("ondeloc", core + ["-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp]),
     ]
-    rows = []
-    print("# np={} bytes={} iters={} local_mib={} reps={} interval={}ms host cpus={}".format(
-        a.np, a.bytes, a.iters, a.local_mib, a.reps, a.interval, os.cpu_count()))
-    for pat in a.patterns.split(","):
-        times = {name: [] for name, _ in configs}
-        failed = {name: 0 for name, _ in configs}
-        for _ in range(a.reps):
+    if a.threads > 1:
+        configs.append(("ondeloc+critpath", core + [
+            "-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp,
+            "-x", "LD_LIBRARY_PATH=" + os.path.join(build, "lib"), "-x", "OMP_PLACEMENT=critpath,track=anon"]))
+    if a.configs:
+        keep = set(a.configs.split(",")) | {"core"}
+        configs = [c for c in configs if c[0] in keep]
+    return exe, lib, configs
+
+
+def run_host(a, exe, configs, pat):
+    """One run of each configuration per repetition, on this machine."""
+    times = {name: [] for name, _ in configs}
+    failed = {name: 0 for name, _ in configs}
+    for _ in range(a.reps):
+        for name, cmd in configs:
+            full = cmd + [exe, pat, str(a.bytes), str(a.iters), str(a.local_mib)]
+            p = subprocess.run(full, capture_output=True, text=True, timeout=600)
+            line = [l for l in p.stdout.splitlines() if l.startswith(pat + " ")]
+            if p.returncode or not line:
+                failed[name] += 1
+                continue
+            times[name].append(float(line[0].split()[1]))
+    return times, failed
+
+
+def run_vm(a, build, exe, lib, configs, patterns):
+    """Every pattern, repetition and configuration in one guest, alternating; the guest's output
+    says which run printed what ("@run PATTERN CONFIG STATUS" after each)."""
+    lines = ["ifconfig lo 127.0.0.1 up", "hostname numavm"]
+    for _ in range(a.reps):
+        for pat in patterns:
             for name, cmd in configs:
                 full = cmd + [exe, pat, str(a.bytes), str(a.iters), str(a.local_mib)]
-                p = subprocess.run(full, capture_output=True, text=True, timeout=600)
-                line = [l for l in p.stdout.splitlines() if l.startswith(pat + " ")]
-                if p.returncode or not line:
-                    failed[name] += 1
-                    continue
-                times[name].append(float(line[0].split()[1]))
+                lines.append("{} 2>/dev/null; echo \"@run {} {} $?\"".format(" ".join(shlex.quote(x) for x in full),
+                                                                          pat, name))
+    runner = [os.path.join(build, "bin", "ompnuma"), "vm", "--layout", a.vm, "--timeout", str(a.vm_timeout)]
+    if a.remote_ns is not None:
+        runner += ["--remote-ns", str(a.remote_ns)]
+    for f in VM_FILES + [exe, lib, os.path.join(build, "lib")]:
+        runner += ["--file", f]
+    for e in VM_ENV:
+        runner += ["--env", e]
+    p = subprocess.run(runner + ["--", "sh", "-c", "\n".join(lines)], capture_output=True, text=True)
+    times = {pat: {name: [] for name, _ in configs} for pat in patterns}
+    failed = {pat: {name: 0 for name, _ in configs} for pat in patterns}
+    last = None
+    for l in p.stdout.splitlines():
+        w = l.split()
+        if len(w) >= 2 and w[0] in patterns:
+            last = float(w[1])
+        elif len(w) == 4 and w[0] == "@run" and w[1] in times and w[2] in times[w[1]]:
+            if w[3] == "0" and last is not None:
+                times[w[1]][w[2]].append(last)
+            else:
+                failed[w[1]][w[2]] += 1
+            last = None
+    if p.returncode:
+        print("# the VM ended with status {}: {}".format(p.returncode, p.stderr.strip().splitlines()[-1:]))
+    return times, failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--build", default=os.path.join(here, "..", "..", "build"))
+    ap.add_argument("--np", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--patterns", default="ring,halo,pairs,alltoall,phase")
+    ap.add_argument("--configs", default="")
+    ap.add_argument("--bytes", type=int, default=1 << 18)
+    ap.add_argument("--iters", type=int, default=200)
+    ap.add_argument("--local-mib", type=int, default=8)
+    ap.add_argument("--interval", type=int, default=100)
+    ap.add_argument("--topology", default="")
+    ap.add_argument("--vm", metavar="LAYOUT", default="")
+    ap.add_argument("--remote-ns", type=int, default=None)
+    ap.add_argument("--vm-timeout", type=int, default=3000)
+    ap.add_argument("--csv", default="")
+    a = ap.parse_args()
+    if a.threads < 1 or a.np < 1 or a.reps < 1 or (a.remote_ns is not None and not a.vm):
+        print("run.py: --threads, --np and --reps must be >= 1; --remote-ns needs --vm", file=sys.stderr)
+        return 2
+    build = os.path.abspath(a.build)
+    mpirun = shutil.which("mpirun")
+    if a.vm:
+        cpus = 1
+        for part in a.vm.split("x"):
+            cpus *= int(part) if part.isdigit() else 1
+    else:
+        cpus = os.cpu_count() or 1
+    exe, lib, configs = configurations(a, build, mpirun or "mpirun", cpus)
+    if not (mpirun and os.path.exists(exe) and os.path.exists(lib)):
+        print("run.py: needs mpirun, {} and {} (build with MPI found)".format(exe, lib), file=sys.stderr)
+        return 2
+    patterns = a.patterns.split(",")
+    rows = []
+    print("# np={} threads={} bytes={} iters={} local_mib={} reps={} interval={}ms {}".format(
+        a.np, a.threads, a.bytes, a.iters, a.local_mib, a.reps, a.interval,
+        "vm {} remote_ns={}".format(a.vm, a.remote_ns) if a.vm else "host cpus={}".format(os.cpu_count())))
+    if a.vm:
+        vm_times, vm_failed = run_vm(a, build, exe, lib, configs, patterns)
+    for pat in patterns:
+        if a.vm:
+            times, failed = vm_times[pat], vm_failed[pat]
+        else:
+            times, failed = run_host(a, exe, configs, pat)
         ref = statistics.median(times["core"]) if times["core"] else None
         for name, _ in configs:
             t = times[name]

@@ -1,5 +1,6 @@
 /* rt_loop.c: the placement loop per region: sample, time a baseline, decide, apply, verify, keep or roll back. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,15 +90,75 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
     };
 }
 
-/* Run the policy on the region's TNT; fill r->map_node and cores. 0 or -1
- * with errno. The predictions before and after are made on one basis: the
+/*
+ * Where the policy may put a team: the whole machine, or, when the MPI
+ * mapper gave this rank an allotment (rt_affinity_allot), only its CPUs:
+ * each node's capacity is then the number of its allotted CPUs, so critpath
+ * decides inside the rank's node(s) and the team neither leaves them nor
+ * crowds onto one core. cap: [nnodes] scratch. Returns 1 when restricted
+ * (an allotment with CPUs of this topology), 0 for the machine.
+ */
+static int team_space(pl_topo_t *topo, int *cap, cpu_set_t *allotted, int team)
+{
+    *topo = rt_mach->pl;
+    if (!rt_affinity_allotment(allotted))
+        return 0;
+    int total = 0;
+    for (int n = 0; n < rt_mach->topo.nnodes; n++) {
+        cap[n] = 0;
+        for (int c = 0; c < rt_mach->topo.capacity[n]; c++)
+            cap[n] += rt_mach->topo.cpus[n][c] < CPU_SETSIZE && CPU_ISSET(rt_mach->topo.cpus[n][c], allotted);
+        total += cap[n];
+    }
+    if (!total)
+        return 0; /* no CPU of this topology: an allotment for another machine */
+    /* A team larger than its allotment shares its CPUs evenly, k threads
+     * each (OnDeLocMap+'s rule for ranks), rather than being refused. */
+    int k = (team + total - 1) / total;
+    for (int n = 0; k > 1 && n < rt_mach->topo.nnodes; n++)
+        cap[n] *= k;
+    topo->capacity = cap;
+    return 1;
+}
+
+/* The CPU of core k (placement's index within node n) in the team's space:
+ * the k-th CPU of the node, counting only allotted ones when allotted (in
+ * turn when the team shares them). */
+static int space_cpu(const cpu_set_t *allotted, int n, int k)
+{
+    int cnt = 0;
+    for (int c = 0; allotted && c < rt_mach->topo.capacity[n]; c++)
+        cnt += rt_mach->topo.cpus[n][c] < CPU_SETSIZE && CPU_ISSET(rt_mach->topo.cpus[n][c], allotted);
+    if (cnt)
+        k %= cnt;
+    for (int c = 0; c < rt_mach->topo.capacity[n]; c++) {
+        int cpu = rt_mach->topo.cpus[n][c];
+        if (!allotted || (cpu < CPU_SETSIZE && CPU_ISSET(cpu, allotted)))
+            if (k-- == 0)
+                return cpu;
+    }
+    return rt_mach->topo.cpus[n][0];
+}
+
+/* Run the policy on the region's TNT in the team's space; fill
+ * r->map_node, cores and r->decided_cpu. 0 or -1 with errno. The predictions before and after are made on one basis: the
  * node and the core (within its node) each thread ran on while sampled,
  * against the decided ones. */
 static int decide(rt_region_t *r, int *cores)
 {
-    const pl_topo_t *topo = &rt_mach->pl;
-    if (rt_policy_run(rt_conf->policy, topo, r->tnt, r->team_size, r->map_node, cores, &r->decision_us) != 0)
+    pl_topo_t space;
+    cpu_set_t allotted;
+    int *cap = malloc((size_t)rt_mach->topo.nnodes * sizeof *cap);
+    if (!cap)
         return -1;
+    int inside = team_space(&space, cap, &allotted, r->team_size);
+    const pl_topo_t *topo = &space;
+    if (rt_policy_run(rt_conf->policy, topo, r->tnt, r->team_size, r->map_node, cores, &r->decision_us) != 0) {
+        free(cap);
+        return -1;
+    }
+    for (int i = 0; i < r->team_size; i++)
+        r->decided_cpu[i] = space_cpu(inside ? &allotted : NULL, r->map_node[i], cores[i]);
     pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt_mach->topo.nnodes, .refs = r->tnt};
     pl_mapping_t map = {.nthreads = r->team_size, .node = r->map_node, .core = cores};
     r->decision_policy = rt_conf->policy;
@@ -121,6 +182,7 @@ static int decide(rt_region_t *r, int *cores)
     }
     free(now);
     free(now_core);
+    free(cap);
     return 0;
 }
 
@@ -279,6 +341,7 @@ static const char *region_name(const rt_region_t *r, char *buf, size_t len)
 static void end_sampling(rt_region_t *r)
 {
     char name[448];
+    r->allot_gen = rt_affinity_allotment(NULL);
     if (tnt_empty(r)) {
         rt_verbose(1, "region %d%s: no references from the counter source; placement unchanged", r->id,
                    region_name(r, name, sizeof name));
@@ -301,8 +364,6 @@ static void end_sampling(rt_region_t *r)
     }
     rt_verbose(1, "region %d%s: %s decided in %.1f us, predicted %.3g -> %.3g", r->id,
                region_name(r, name, sizeof name), pl_policy_name(rt_conf->policy), r->decision_us, r->predicted_before, r->predicted_after);
-    for (int i = 0; i < r->team_size; i++)
-        r->decided_cpu[i] = rt_mach->topo.cpus[r->map_node[i]][cores[i]];
     free(cores);
     if (decision_matches_current(r)) {
         r->note = "every thread is already on its node";
@@ -357,9 +418,10 @@ static void compromise(rt_region_t *r)
     double *sum = calloc(cells, sizeof *sum);
     uint64_t *refs = malloc(cells * sizeof *refs);
     int *nodes = malloc((size_t)team * sizeof *nodes), *cores = malloc((size_t)team * sizeof *cores);
+    int *cap = malloc((size_t)nd * sizeof *cap);
     int nmembers = 0;
     double us, top = 0;
-    if (!sum || !refs || !nodes || !cores)
+    if (!sum || !refs || !nodes || !cores || !cap)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
@@ -382,7 +444,10 @@ static void compromise(rt_region_t *r)
     /* Integral references again, with a precision of one part in 2^40. */
     for (size_t c = 0; c < cells; c++)
         refs[c] = (uint64_t)(sum[c] / top * (double)(1ull << 40));
-    if (rt_policy_run(rt_conf->policy, &rt_mach->pl, refs, team, nodes, cores, &us) != 0)
+    pl_topo_t space;
+    cpu_set_t allotted;
+    int inside = team_space(&space, cap, &allotted, team);
+    if (rt_policy_run(rt_conf->policy, &space, refs, team, nodes, cores, &us) != 0)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
@@ -390,7 +455,8 @@ static void compromise(rt_region_t *r)
             continue;
         for (int t = 0; t < team; t++) {
             g->map_node[t] = nodes[t];
-            __atomic_store_n(&g->pin_cpu[t], rt_mach->topo.cpus[nodes[t]][cores[t]], __ATOMIC_RELAXED);
+            __atomic_store_n(&g->pin_cpu[t], space_cpu(inside ? &allotted : NULL, nodes[t], cores[t]),
+                             __ATOMIC_RELAXED);
         }
         g->compromise = 1;
         g->cp_settled_ns = -1; /* the next window still holds the switch: skip it */
@@ -403,6 +469,7 @@ out:
     free(refs);
     free(nodes);
     free(cores);
+    free(cap);
 }
 
 static void end_verify(rt_region_t *r)
@@ -427,9 +494,42 @@ static void end_verify(rt_region_t *r)
     }
 }
 
+/* A new sampling phase for a settled region: a fresh TNT, then a decision. */
+static void sample_again(rt_region_t *r)
+{
+    memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt);
+    memset(r->tnt_samples, 0, (size_t)r->team_size * sizeof *r->tnt_samples);
+    memset(r->tnt_after, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt_after);
+    r->resamples++;
+    r->cp_settled_ns = 0;
+    r->confirming = 0;
+    phase_reset(r, RT_OUTCOME_SAMPLING, 1);
+}
+
+/* The MPI mapper moved the rank since this region's decision: every thread
+ * is on the new allotment (rt_affinity_allot), its pins from before would
+ * be refused there, and its data was migrated with the rank. The team goes
+ * home (the allotment) and is sampled and decided again inside it. */
+static int allotment_moved(rt_region_t *r)
+{
+    if (r->outcome == RT_OUTCOME_OFF || r->outcome == RT_OUTCOME_SAMPLING || r->outcome == RT_OUTCOME_VERIFYING ||
+        r->allot_gen == rt_affinity_allotment(NULL))
+        return 0;
+    for (int i = 0; i < r->team_size; i++) {
+        r->prev_pin_cpu[i] = -1;
+        __atomic_store_n(&r->pin_cpu[i], -1, __ATOMIC_RELAXED);
+    }
+    r->compromise = 0;
+    rt_verbose(1, "region %d: the rank has new CPUs (MPI mapper); sampling again inside them", r->id);
+    sample_again(r);
+    return 1;
+}
+
 void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
     int sample = rt_conf->sample;
+    if (allotment_moved(r))
+        return;
     switch (r->outcome) {
     case RT_OUTCOME_OFF:
         /* Only the monitor alone (imar2) measures such a region: its first
@@ -504,12 +604,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
                        (mean > r->cp_settled_ns * (1 + DRIFT) || mean < r->cp_settled_ns / (1 + DRIFT))) {
                 rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,
                            r->cp_settled_ns, mean);
-                memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt);
-                memset(r->tnt_samples, 0, (size_t)r->team_size * sizeof *r->tnt_samples);
-                memset(r->tnt_after, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt_after);
-                r->resamples++;
-                r->cp_settled_ns = 0;
-                phase_reset(r, RT_OUTCOME_SAMPLING, 1);
+                sample_again(r);
                 return;
             }
             window_reset(r);

@@ -15,7 +15,6 @@
 #include "rt_fault.h"
 #include "rt_log.h"
 #include "rt_mpimap.h"
-#include "rt_procfs.h"
 #include "rt_util.h"
 
 /* ---------------------------------------------------------------- settings */
@@ -165,38 +164,6 @@ void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t 
 
 /* ---------------------------------------------------------- the rank's side */
 
-/* Every thread of the rank, walked without allocating (rt_procfs_each_task),
- * so a rank can apply its node from inside any MPI call. */
-struct move_all {
-    const cpu_set_t *set;
-    size_t           setsize;
-    int              dry_run, bad;
-};
-
-static int move_one(pid_t tid, void *ctx)
-{
-    struct move_all *m = ctx;
-    /* A thread that exited since the listing answers ESRCH: not a refusal. */
-    if (!m->dry_run && sched_setaffinity(tid, m->setsize, m->set) && errno != ESRCH)
-        m->bad++;
-    return 0;
-}
-
-int rt_mpimap_move_threads(const cpu_set_t *set, size_t setsize, int dry_run, int *failed)
-{
-    struct move_all m = {.set = set, .setsize = setsize, .dry_run = dry_run};
-    int n = rt_procfs_each_task(move_one, &m);
-    if (n < 0) {
-        /* No procfs: the calling thread at least. */
-        n = 1;
-        if (!dry_run && sched_setaffinity(0, setsize, set))
-            m.bad = 1;
-    }
-    if (failed)
-        *failed = m.bad;
-    return n;
-}
-
 /* Move the pages of this process from every other node to os_node.
  * Returns the pages left behind (>= 0) or -errno. */
 static long migrate_memory(int os_node)
@@ -212,7 +179,7 @@ static long migrate_memory(int os_node)
     return r < 0 ? -errno : r;
 }
 
-int rt_mpimap_apply(rt_mpi_row_t *row)
+int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
 {
     uint32_t e1 = atomic_load_explicit(&row->epoch, memory_order_acquire);
     if (e1 == 0 || (e1 & 1) || e1 == atomic_load_explicit(&row->applied_epoch, memory_order_relaxed))
@@ -240,7 +207,9 @@ int rt_mpimap_apply(rt_mpi_row_t *row)
     if (!any) {
         threads = 0;
     } else {
-        threads = rt_mpimap_move_threads(&set, sizeof set, dry, &failed);
+        threads = (allot ? allot : rt_affinity_allot)(&set, dry, &failed);
+        if (threads < 0)
+            threads = 0;
         if (!dry && os_node >= 0)
             pages = migrate_memory(os_node);
     }
@@ -300,16 +269,47 @@ static double since_ms(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* "[././.][B/B/B]": one bracket per node, B for the cores of node `node`. */
-static void core_map(const rt_topo_t *t, int node, char *buf, size_t len)
+/*
+ * Rank i's share of its node: the ranks the decision put on one node split
+ * its CPUs in slot order (pl_ondeloc_map's core[], ties by rank): one
+ * contiguous block each when they fit, one CPU each (shared in turn) when
+ * the node has fewer CPUs than ranks. Ranks on one node then do not share
+ * CPUs (two busy ranks allowed on the same CPUs can end up on one, each
+ * waiting for the other's time slice), and a rank alone on its node gets
+ * all of it, where its OpenMP team spreads.
+ */
+static void share(const rt_mpimap_t *m, int i, uint64_t mask[RT_MPISHM_MASK_WORDS])
+{
+    const rt_topo_t *t = m->cfg.topo;
+    int d = m->node[i], cap = t->capacity[d], cnt = 0, pos = 0;
+    for (int j = 0; j < m->n; j++)
+        if (m->node[j] == d) {
+            cnt++;
+            pos += m->core[j] < m->core[i] || (m->core[j] == m->core[i] && j < i);
+        }
+    memset(mask, 0, sizeof(uint64_t) * RT_MPISHM_MASK_WORDS);
+    if (cap <= 0)
+        return;
+    int lo = cnt <= cap ? pos * cap / cnt : pos % cap;
+    int hi = cnt <= cap ? (pos + 1) * cap / cnt : lo + 1;
+    for (int c = lo; c < hi; c++) {
+        int cpu = t->cpus[d][c];
+        if (cpu >= 0 && cpu < 64 * RT_MPISHM_MASK_WORDS)
+            mask[cpu / 64] |= 1ULL << (cpu % 64);
+    }
+}
+
+/* "[././.][B/./.]": one bracket per node, B for the rank's CPUs. */
+static void core_map(const rt_topo_t *t, const uint64_t *mask, char *buf, size_t len)
 {
     size_t o = 0;
     for (int d = 0; d < t->nnodes && o + 8 < len; d++) {
         buf[o++] = '[';
         for (int c = 0; c < t->capacity[d] && o + 4 < len; c++) {
+            int cpu = t->cpus[d][c];
             if (c)
                 buf[o++] = '/';
-            buf[o++] = d == node ? 'B' : '.';
+            buf[o++] = cpu >= 0 && cpu < 64 * RT_MPISHM_MASK_WORDS && (mask[cpu / 64] >> (cpu % 64) & 1) ? 'B' : '.';
         }
         buf[o++] = ']';
     }
@@ -319,7 +319,9 @@ static void core_map(const rt_topo_t *t, int node, char *buf, size_t len)
 static void binding_line(rt_mpimap_t *m, int i, int was)
 {
     char cores[512], line[1024];
-    core_map(m->cfg.topo, m->node[i], cores, sizeof cores);
+    uint64_t mask[RT_MPISHM_MASK_WORDS];
+    share(m, i, mask);
+    core_map(m->cfg.topo, mask, cores, sizeof cores);
     char wasbuf[32] = "";
     if (was >= 0)
         snprintf(wasbuf, sizeof wasbuf, ", was node %d", was);
@@ -339,18 +341,20 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
     }
 }
 
-/* Publish node[i] to rank i's row (a seqlock write: odd epoch while writing). */
-static void publish(rt_mpimap_t *m, int i)
+/* Publish node[i] and its share to rank i's row (a seqlock write: odd
+ * epoch while writing), when either changed. Returns 1 when published. */
+static int publish(rt_mpimap_t *m, int i)
 {
     rt_mpi_row_t *r = m->cfg.rows[i];
     const rt_topo_t *t = m->cfg.topo;
     int d = m->node[i];
-    uint64_t mask[RT_MPISHM_MASK_WORDS] = { 0 };
-    for (int c = 0; c < t->capacity[d]; c++) {
-        int cpu = t->cpus[d][c];
-        if (cpu >= 0 && cpu < 64 * RT_MPISHM_MASK_WORDS)
-            mask[cpu / 64] |= 1ULL << (cpu % 64);
-    }
+    uint64_t mask[RT_MPISHM_MASK_WORDS];
+    share(m, i, mask);
+    int same = m->have_prev && m->prev[i] == d; /* only the mapper writes the target */
+    for (int w = 0; w < RT_MPISHM_MASK_WORDS && same; w++)
+        same = atomic_load_explicit(&r->cpumask[w], memory_order_relaxed) == mask[w];
+    if (same)
+        return 0;
     atomic_fetch_add_explicit(&r->epoch, 1, memory_order_acq_rel); /* odd: writing */
     atomic_store_explicit(&r->node, d, memory_order_relaxed);
     atomic_store_explicit(&r->os_node, !m->dry_run && t->nnodes > 1 ? t->os_index[d] : -1,
@@ -359,6 +363,7 @@ static void publish(rt_mpimap_t *m, int i)
     for (int w = 0; w < RT_MPISHM_MASK_WORDS; w++)
         atomic_store_explicit(&r->cpumask[w], mask[w], memory_order_relaxed);
     atomic_fetch_add_explicit(&r->epoch, 1, memory_order_release); /* even: ready */
+    return 1;
 }
 
 static void remember(rt_mpimap_t *m, const remap_t *e)
@@ -420,11 +425,12 @@ static void step(rt_mpimap_t *m)
     pl_ondeloc_interval_t rule = { m->cfg.settings->v, m->cfg.settings->min_interval_ms,
                                    m->cfg.settings->max_interval_ms };
     pl_ondeloc_next_interval(&rule, used, moved > 0, &next);
+    /* Every rank whose node or share of it changed: a rank that kept its
+     * node may get another share when the node's other ranks changed. */
+    for (int i = 0; i < n; i++)
+        publish(m, i);
     if (moved > 0) {
         m->changes++;
-        for (int i = 0; i < n; i++)
-            if (!m->have_prev || m->prev[i] != m->node[i])
-                publish(m, i);
         if (m->cfg.settings->verbose) {
             char nodes[512];
             size_t o = 0;

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stddef.h>
+#include "rt_affinity.h"
 #include "rt_mpishm.h"
 #include "rt_topology.h"
 
@@ -71,20 +72,15 @@ int rt_mpimap_decisions(const rt_mpimap_t *m);
 
 /*
  * The rank's side, called from its next MPI call when the row's epoch is not
- * the one it applied: moves every thread of the process (each tid in
- * /proc/self/task) to the target node's CPUs and migrates its pages there,
- * or, in dry run, counts the threads and records. Records what it did in the
- * row. Returns 1 when it applied (or recorded) a new target, 0 when there was
- * nothing consistent to apply yet.
+ * the one it applied: makes the target node's CPUs the process's allotment
+ * through `allot` (the owner of this process's thread moves: libompnuma.so's
+ * when ompnuma's OpenMP tool is loaded, so that its region loop places the
+ * team inside the allotment; NULL: this copy's rt_affinity_allot), which
+ * moves every thread of the process there, or in dry run only counts them;
+ * then migrates the process's pages to the node. Records what it did in the
+ * row. Returns 1 when it applied (or recorded) a new target, 0 when there
+ * was nothing consistent to apply yet.
  */
-int rt_mpimap_apply(rt_mpi_row_t *row);
-
-/*
- * The only code that moves threads: every tid of this process to set
- * (dry_run: none, only counted). Kept alone so that it can be routed through
- * the runtime's affinity owner. Returns the number of threads (moved or
- * counted); *failed receives how many the kernel refused.
- */
-int rt_mpimap_move_threads(const cpu_set_t *set, size_t setsize, int dry_run, int *failed);
+int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "rt_affinity.h"
 #include "rt_core.h"
+#include "rt_procfs.h"
 #include "rt_settings.h"
 #include "rt_topology.h"
 
@@ -15,6 +16,15 @@ static int applies;
 static char mode[160];
 static char binding_note[256];
 static uint64_t moves[RT_MOVER_COUNT], move_ns[RT_MOVER_COUNT];
+
+/* The rank's allotment (rt_affinity_allot): written rarely, read by the
+ * slow path of a move and by the region loop's decisions. `gen` counts
+ * changes, `moved` the changes that moved the threads there. */
+static struct {
+    int       lock;
+    unsigned  gen, moved;
+    cpu_set_t set;
+} allot;
 
 static const char *const mover_names[RT_MOVER_COUNT] = {"loop", "hints", "bubble", "monitor", "mpi"};
 
@@ -79,15 +89,36 @@ int rt_affinity_get(cpu_set_t *mask)
     return sched_getaffinity(0, sizeof *mask, mask);
 }
 
+static void spin_lock(int *l)
+{
+    while (__atomic_test_and_set(l, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static void spin_unlock(int *l)
+{
+    __atomic_clear(l, __ATOMIC_RELEASE);
+}
+
 static void lock(rt_place_t *p)
 {
-    while (__atomic_test_and_set(&p->lock, __ATOMIC_ACQUIRE))
-        sched_yield();
+    spin_lock(&p->lock);
 }
 
 static void unlock(rt_place_t *p)
 {
-    __atomic_clear(&p->lock, __ATOMIC_RELEASE);
+    spin_unlock(&p->lock);
+}
+
+/* Whether cpu lies outside the allotment (never, while there is none). */
+static int outside_allotment(int cpu)
+{
+    if (!__atomic_load_n(&allot.gen, __ATOMIC_ACQUIRE))
+        return 0;
+    spin_lock(&allot.lock);
+    int out = !CPU_ISSET(cpu, &allot.set);
+    spin_unlock(&allot.lock);
+    return out;
 }
 
 /* The mask the thread has when ompnuma moves it away from its own placement:
@@ -115,11 +146,28 @@ int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who)
         errno = EINVAL;
         return -1;
     }
-    /* The common case, unlocked: the thread is already there. */
-    if (cpu == __atomic_load_n(&p->pinned_cpu, __ATOMIC_RELAXED) || !applies)
+    /* The common case, unlocked: the thread is already there, and no
+     * allotment moved it since. */
+    unsigned moved = __atomic_load_n(&allot.moved, __ATOMIC_ACQUIRE);
+    if (!applies ||
+        (cpu == __atomic_load_n(&p->pinned_cpu, __ATOMIC_RELAXED) &&
+         moved == __atomic_load_n(&p->allot_seen, __ATOMIC_RELAXED)))
         return 0;
     int rc = 0;
     lock(p);
+    if (p->allot_seen != moved) {
+        /* The allotment moved every thread to its CPUs: this one is at home
+         * there, whatever ompnuma had pinned it to; its home is read again
+         * at its next pin. */
+        __atomic_store_n(&p->pinned_cpu, -1, __ATOMIC_RELAXED);
+        p->home_cpu = -1;
+        p->mask_saved = 0;
+        __atomic_store_n(&p->allot_seen, moved, __ATOMIC_RELAXED);
+    }
+    /* A decision taken before the allotment changed (or by a part that does
+     * not know it) does not take a thread off the rank's CPUs. */
+    if (cpu >= 0 && outside_allotment(cpu))
+        cpu = -1;
     if (cpu >= 0 && __atomic_load_n(&p->pinned_cpu, __ATOMIC_RELAXED) < 0)
         save_home(p);
     /* A thread bound to one CPU by its home mask is at home there: pinning
@@ -145,6 +193,67 @@ int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who)
     }
     unlock(p);
     return rc;
+}
+
+struct allot_walk {
+    const cpu_set_t *set;
+    int              dry_run, bad;
+};
+
+static int allot_one(pid_t tid, void *ctx)
+{
+    struct allot_walk *w = ctx;
+    /* A thread that exited since the listing answers ESRCH: not a refusal. */
+    if (!w->dry_run && sched_setaffinity(tid, sizeof *w->set, w->set) && errno != ESRCH)
+        w->bad++;
+    return 0;
+}
+
+int rt_affinity_allot(const cpu_set_t *set, int dry_run, int *failed)
+{
+    if (failed)
+        *failed = 0;
+    if (!set || CPU_COUNT(set) == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    spin_lock(&allot.lock);
+    allot.set = *set;
+    __atomic_fetch_add(&allot.gen, 1, __ATOMIC_RELEASE);
+    spin_unlock(&allot.lock);
+    uint64_t t0 = rt_now_ns();
+    struct allot_walk w = {.set = set, .dry_run = dry_run};
+    int n = rt_procfs_each_task(allot_one, &w);
+    if (n < 0) {
+        /* No procfs: the calling thread at least. */
+        n = 1;
+        if (!dry_run && sched_setaffinity(0, sizeof *set, set))
+            w.bad = 1;
+    }
+    if (!dry_run) {
+        /* Every place catches up at its next move (rt_affinity_move). */
+        __atomic_fetch_add(&allot.moved, 1, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&move_ns[RT_MOVER_MPI], rt_now_ns() - t0, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&moves[RT_MOVER_MPI], (uint64_t)n, __ATOMIC_RELAXED);
+    }
+    if (failed)
+        *failed = w.bad;
+    return n;
+}
+
+unsigned rt_affinity_allotment(cpu_set_t *set)
+{
+    unsigned gen = __atomic_load_n(&allot.gen, __ATOMIC_ACQUIRE);
+    if (set) {
+        spin_lock(&allot.lock);
+        gen = __atomic_load_n(&allot.gen, __ATOMIC_ACQUIRE);
+        if (gen)
+            *set = allot.set;
+        else
+            CPU_ZERO(set);
+        spin_unlock(&allot.lock);
+    }
+    return gen;
 }
 
 void rt_affinity_stats(rt_mover_t who, uint64_t *count, uint64_t *ns)

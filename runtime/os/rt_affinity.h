@@ -9,7 +9,8 @@
 /*
  * Every part of ompnuma that moves a thread goes through rt_affinity_move:
  * the region loop (and its compromise), omp_numa_update_hints, the bubble
- * trees, the online migration monitor, and next the MPI mapper. So the
+ * trees, the online migration monitor, and the MPI mapper (through the
+ * allotment below, which moves every thread of the process). So the
  * home mask a thread had before ompnuma first moved it is saved whoever
  * moves it first, restored whoever asks, and the report can say who moved
  * threads how often and at what cost.
@@ -34,6 +35,7 @@ typedef struct rt_place {
     int        home_cpu;     /* the one CPU of its home mask, -1 when wider or not yet read */
     int        mask_saved;   /* `home` holds the mask from before ompnuma moved it */
     int        lock;
+    unsigned   allot_seen;   /* the allotment move this place has caught up with */
     rt_mover_t last_mover;
     cpu_set_t  home;
 } rt_place_t;
@@ -63,6 +65,31 @@ int rt_affinity_get(cpu_set_t *mask);
  * sched_getaffinity / sched_setaffinity, e.g. ESRCH for a thread gone).
  */
 int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who);
+
+/*
+ * The rank's allotment: the CPUs the MPI mapper gave this process (an MPI
+ * rank) on its node. rt_affinity_allot moves every thread of the process
+ * there (each tid in /proc/self/task: OpenMP workers, MPI progress threads,
+ * the program's own), unless dry_run, and records it either way. From then
+ * on it is home for every thread ompnuma moves (a thread it pinned is
+ * unpinned by the move: its place is caught up at its next move), and a pin
+ * to a CPU outside it is a move home instead: the mapper's node wins over a
+ * decision taken before it, until the region loop decides again inside the
+ * allotment. Returns the threads moved (or counted in dry run), *failed the
+ * ones the kernel refused; -1 with errno EINVAL for an empty set. Not from a
+ * signal handler; allocates nothing.
+ */
+int rt_affinity_allot(const cpu_set_t *set, int dry_run, int *failed);
+
+/* The allotment in *set (when not NULL) and its generation: 0 while there
+ * is none (every CPU is the process's), then one more at each change. */
+unsigned rt_affinity_allotment(cpu_set_t *set);
+
+/* The exported form of rt_affinity_allot: libompnuma.so answers it for the
+ * OpenMP threads' owner when ompnuma's OpenMP tool is in the process, so
+ * that the MPI layer's moves and the region loop's pins share one owner. */
+#define RT_AFFINITY_ALLOT_SYMBOL "ompnuma_mpi_allot"
+typedef int rt_affinity_allot_fn(const cpu_set_t *set, int dry_run, int *failed);
 
 /* Moves made for `who` and the time spent in their system calls. */
 void rt_affinity_stats(rt_mover_t who, uint64_t *moves, uint64_t *ns);

@@ -77,7 +77,9 @@ typedef struct rt_region {
     int          phase_execs;   /* executions in the current phase */
     uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
     uint64_t     phase_min, phase_max;
-    int          resamples;     /* times a drift re-opened sampling */
+    int          resamples;     /* times a drift or a new allotment re-opened sampling */
+    unsigned     allot_gen;     /* the rank's allotment (rt_affinity_allotment) its last
+                                   sampling phase ended in: a new one re-opens sampling */
     double       cp_before_ns;  /* fastest baseline execution before the decision */
     double       cp_after_ns;   /* fastest verification execution after it (0: not measured) */
     double       cp_settled_ns; /* mean of the first window once settled: drift reference

@@ -1,4 +1,4 @@
-// all-threads-follow-node.c: on this machine (not a dry run) every thread of a rank, not only the one calling MPI, is moved to the CPUs of its node at its next MPI call: three threads pinned to CPU 0 all get node 0's CPUs back.
+// all-threads-follow-node.c: on this machine (not a dry run) every thread of a rank, not only the one calling MPI, is moved to the rank's share of its node at its next MPI call: three threads of each rank pinned to CPU 0 all end on their rank's CPUs, and the two ranks' CPUs split node 0 between them.
 // REQUIRES: mpi
 // RUN: %mpicc %s -lpthread -o %t
 // RUN: %mpirun -np 2 --bind-to none -x LD_PRELOAD=%libompnuma_mpi -x OMP_PLACEMENT_MPI="ondeloc,interval=10,report=%t.json" %t | FileCheck %s
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include "Inputs/share.h"
 
 static cpu_set_t all;
 static volatile int done;
@@ -27,10 +28,20 @@ static void *helper(void *arg)
     return NULL;
 }
 
+/* Whether thread t runs on the CPUs `all` (the rank's). */
 static int on_all(pthread_t t)
 {
     cpu_set_t m;
     return pthread_getaffinity_np(t, sizeof m, &m) == 0 && CPU_EQUAL(&m, &all);
+}
+
+/* The rank's CPUs are its main thread's; the other two follow them, and the
+ * ranks split the node. */
+static int followed(pthread_t *h)
+{
+    sched_getaffinity(0, sizeof all, &all);
+    int n = on_all(pthread_self()) + on_all(h[0]) + on_all(h[1]);
+    return shares_cover_node(&all) ? n : 0;
 }
 
 int main(int argc, char **argv)
@@ -38,7 +49,6 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int r;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    sched_getaffinity(0, sizeof all, &all); /* --bind-to none: node 0 of this machine is all of it */
     pthread_t h[2];
     for (int i = 0; i < 2; i++)
         pthread_create(&h[i], NULL, helper, NULL);
@@ -54,7 +64,7 @@ int main(int argc, char **argv)
         MPI_Sendrecv(&out, 1, MPI_CHAR, 1 - r, 0, &in, 1, MPI_CHAR, 1 - r, 0, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
         clock_gettime(CLOCK_MONOTONIC, &t);
-        int moved = on_all(pthread_self());
+        int moved = followed(h) == 3;
         int elapsed = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
         int stop = moved || elapsed > 1500;
         int both = 0;
@@ -63,8 +73,8 @@ int main(int argc, char **argv)
             break;
         usleep(2000);
     }
-    int n = on_all(pthread_self()) + on_all(h[0]) + on_all(h[1]);
-    printf("rank %d: %d of 3 threads on node 0's %d cpus\n", r, n, CPU_COUNT(&all));
+    int n = followed(h);
+    printf("rank %d: %d of 3 threads on the rank's share of node 0\n", r, n);
     fflush(stdout);
     done = 1;
     for (int i = 0; i < 2; i++)
@@ -72,11 +82,11 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 0;
 }
-// CHECK-DAG: rank 0: 3 of 3 threads on node 0's {{[2-9]|[1-9][0-9]+}} cpus
-// CHECK-DAG: rank 1: 3 of 3 threads on node 0's {{[2-9]|[1-9][0-9]+}} cpus
+// CHECK-DAG: rank 0: 3 of 3 threads on the rank's share of node 0
+// CHECK-DAG: rank 1: 3 of 3 threads on the rank's share of node 0
 // REPORT: every rank applied its node: yes
 // REPORT: threads per rank >= {{[3-9]|[1-9][0-9]+}}
 // REPORT: threads refused 0
 // REPORT: dry run no
-// OFF-DAG: rank 0: 0 of 3 threads on node 0's
-// OFF-DAG: rank 1: 0 of 3 threads on node 0's
+// OFF-DAG: rank 0: 0 of 3 threads on the rank's share of node 0
+// OFF-DAG: rank 1: 0 of 3 threads on the rank's share of node 0

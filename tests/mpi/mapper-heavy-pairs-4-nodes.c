@@ -18,4 +18,4 @@
 // CHECK: threads refused 0
 // CHECK: dry run yes
 // CHECK: interval grew: yes
-// BIND: MCW rank {{[0-7]}} bound to NUMA node {{[0-3]}}: {{.*}}B/B{{.*}} (remap 1, dry run)
+// BIND: MCW rank {{[0-7]}} bound to NUMA node {{[0-3]}}: {{.*}}{{B/\.|\./B}}{{.*}} (remap 1, dry run)
