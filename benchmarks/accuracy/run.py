@@ -66,8 +66,7 @@ def region_metrics(g, counts):
     truth = report.truth_rows(g, counts)
     if truth is None:
         return None
-    tagged, rows = truth
-    tag = next(t for t in counts["tags"] if t["tag"] == g["id"] + 1)
+    tag, rows = truth
     totals = [sum(tag["misses"][cpu]) if 0 <= cpu < len(tag["misses"]) else 0 for _, cpu, _, _ in rows]
     busiest = max(totals) if totals else 0
     threads = []
@@ -93,7 +92,7 @@ def region_metrics(g, counts):
         "l1_max": max(th["l1"] for th in ok) if ok else None,
     }
     return {"region": g["id"], "symbol": g["symbol"], "kind": "sweep" if g["executions"] > 1 else "init",
-            "executions": g["executions"], "tagged": tagged, "outcome": g["outcome"], "why": g.get("why"),
+            "executions": g["executions"], "tagged": tag["entered"], "outcome": g["outcome"], "why": g.get("why"),
             "threads": threads, "summary": summary}
 
 
@@ -121,7 +120,7 @@ def table(cases, out):
                 note = (note + "; " if note else "") + "no data: " + (m["why"] or m["outcome"])
             out.write("{:<15} {:<8} {:<8} {:>6} {:>3}/{:<4} {:>10} {:>7} {:>8} {:>7}  {}\n".format(
                 c["source"], c["pattern"], "{} {}".format(m["kind"], m["region"]), m["tagged"], s["with_data"], s["threads"],
-                fmt(s["on_truth_node"] and 100 * s["on_truth_node"], "{:.1f} %"),
+                fmt(None if s["on_truth_node"] is None else 100 * s["on_truth_node"], "{:.1f} %"),
                 "{}/{}".format(s["argmax_agree"], s["argmax_decisive"]) if s["argmax_decisive"]
                 else "tie" if s["with_data"] else "-",
                 fmt(s["l1_mean"], "{:.3f}"), fmt(s["l1_max"], "{:.3f}"), report.one_line(note, 70)))

@@ -264,7 +264,7 @@ def truth_rows(g, counts):
     """Region g's sampled TNT rows beside the emulator's ground truth for the same executions: the
     misses counted under the region's tag (id + 1: its sampled executions, not the sample after a
     move) on the vCPU each thread ran on while sampled. None when the counts have no such tag, else
-    (tagged executions, [(thread, cpu, sampled shares or None, true shares or None)])."""
+    (the tag's counts, [(thread, cpu, sampled shares or None, true shares or None)])."""
     tag = next((t for t in counts.get("tags", []) if t["tag"] == g["id"] + 1), None)
     if tag is None:
         return None
@@ -273,7 +273,7 @@ def truth_rows(g, counts):
         cpu = g.get("seen_cpus", [-1] * len(g["tnt"]))[t]
         true = shares(tag["misses"][cpu]) if 0 <= cpu < len(tag["misses"]) else None
         rows.append((t, cpu, shares(row), true))
-    return tag["entered"], rows
+    return tag, rows
 
 
 def render_truth(r, counts, out):
@@ -288,7 +288,7 @@ def render_truth(r, counts, out):
             out.write("region {}: no ground truth (no tag {}: emu_tag=on, outermost regions only)\n".format(
                 g["id"], g["id"] + 1))
             continue
-        out.write("region {} ({}), {} tagged executions:\n".format(g["id"], g["symbol"], truth[0]))
+        out.write("region {} ({}), {} tagged executions:\n".format(g["id"], g["symbol"], truth[0]["entered"]))
         for t, cpu, sampled, true in truth[1]:
             if sampled is None or true is None:
                 out.write("  thread {:>3} cpu {:>3}: {}\n".format(t, cpu, "no samples" if sampled is None
