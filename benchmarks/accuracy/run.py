@@ -230,6 +230,7 @@ def parse_args(argv):
 
 def main(argv):
     a = parse_args(argv)
+    out = bench._Output(sys.stdout)  # a closed pipe (`| head`) ends the output, not the runs
     if a.recorded:
         try:
             rep, counts = load_pair(*a.recorded)
@@ -238,8 +239,9 @@ def main(argv):
         except (report.BadFile, KeyError, TypeError, ValueError, IndexError) as e:
             sys.stderr.write(report.one_line("run.py: {}".format(e), 400) + "\n")
             return 2
-        table(cases, sys.stdout)
-        thread_lines(cases, sys.stdout)
+        table(cases, out)
+        thread_lines(cases, out)
+        out.flush()
         return 0
     prefix = os.path.abspath(a.build)
     bindir, libdir = os.path.join(prefix, "bin"), os.path.join(prefix, "lib")
@@ -269,10 +271,10 @@ def main(argv):
             for pattern in a.patterns:
                 c = run_case(a, runner, pool, libdir, bindir, source, pattern, logdir)
                 cases.append(c)
-                sys.stdout.write("[{}/{}] {} {}: {} ({:.0f} s)\n".format(
+                out.write("[{}/{}] {} {}: {} ({:.0f} s)\n".format(
                     len(cases), len(a.sources) * len(a.patterns), source, pattern,
                     c.get("error", "ok"), c["wall_s"]))
-                sys.stdout.flush()
+                out.flush()
     finally:
         if pool:
             bench_vm.stop_pool(runner, pool)
@@ -282,8 +284,9 @@ def main(argv):
     path = os.path.join(a.out, "accuracy.json")
     with open(path, "w") as f:
         json.dump(results, f, indent=1)
-    table(cases, sys.stdout)
-    sys.stdout.write("results: {}\n".format(path))
+    table(cases, out)
+    out.write("results: {}\n".format(path))
+    out.flush()
     return 1 if any(c.get("error") for c in cases) else 0
 
 
