@@ -144,7 +144,13 @@ def thread_lines(cases, out):
 
 
 def load_pair(report_path, counts_path):
-    rep, counts = report.load(report_path), report.load(counts_path)
+    docs = []
+    for path in (report_path, counts_path):
+        try:
+            docs.append(report.load(path))
+        except report.BadFile as e:
+            raise report.BadFile("{}: {}".format(path, e))
+    rep, counts = docs
     if not isinstance(counts, dict) or counts.get("format") != "ompnuma-emu-counts/1":
         raise report.BadFile("{}: not the emulator's counts (ompnuma-emu-counts/1)".format(counts_path))
     if not isinstance(rep, dict) or not isinstance(rep.get("regions"), list):
@@ -236,8 +242,12 @@ def main(argv):
             rep, counts = load_pair(*a.recorded)
             cases = [{"source": rep["source"]["used"], "source_used": rep["source"]["used"], "pattern": "recorded",
                       "regions": run_metrics(rep, counts)}]
-        except (report.BadFile, KeyError, TypeError, ValueError, IndexError) as e:
+        except report.BadFile as e:
             sys.stderr.write(report.one_line("run.py: {}".format(e), 400) + "\n")
+            return 2
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            sys.stderr.write(report.one_line("run.py: {}, {}: not a report and counts of one run ({}: {})".format(
+                a.recorded[0], a.recorded[1], type(e).__name__, e), 400) + "\n")
             return 2
         table(cases, out)
         thread_lines(cases, out)
