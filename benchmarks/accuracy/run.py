@@ -42,8 +42,10 @@ def placement(source):
     """OMP_PLACEMENT and what the guest runs before the program, for one source. dry_run: the TNT is
     sampled and a decision made, nothing moves, so every tagged execution runs where first touch did."""
     base = "dry_run,emu_tag=on"
-    off = "echo 0 > /proc/sys/kernel/numa_balancing; "  # what the harness boots with; a run before may have
-    if source == "pagefault":                              # turned it on in this pooled guest
+    # Balancing off is what the harness boots with; a numa_balancing run before may have turned it on in
+    # this pooled guest.
+    off = "echo 0 > /proc/sys/kernel/numa_balancing; "
+    if source == "pagefault":
         return base, off  # source=auto takes it in the VM: what a program with no setting gets
     if source == "perf":
         return base + ",source=perf,perf_event=page-faults", off
@@ -170,6 +172,7 @@ def split_output(stdout):
 
 
 def run_case(a, runner, pool, libdir, bindir, source, pattern, logdir):
+    """One run of the pattern program under one source in the pooled guest: its metrics, or an error."""
     opt, prelude = placement(source)
     env = bench_configs.clean_environment(a.threads)
     env.update(OMP_PROC_BIND="close", OMP_PLACES="cores", OMP_PLACEMENT=opt,
