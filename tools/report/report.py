@@ -260,26 +260,36 @@ def shares(row):
     return [v / total for v in row] if total else None
 
 
+def truth_rows(g, counts):
+    """Region g's sampled TNT rows beside the emulator's ground truth for the same executions: the
+    misses counted under the region's tag (id + 1: its sampled executions, not the sample after a
+    move) on the vCPU each thread ran on while sampled. None when the counts have no such tag, else
+    (the tag's counts, [(thread, cpu, sampled shares or None, true shares or None)])."""
+    tag = next((t for t in counts.get("tags", []) if t["tag"] == g["id"] + 1), None)
+    if tag is None:
+        return None
+    rows = []
+    for t, row in enumerate(g["tnt"]):
+        cpu = g.get("seen_cpus", [-1] * len(g["tnt"]))[t]
+        true = shares(tag["misses"][cpu]) if 0 <= cpu < len(tag["misses"]) else None
+        rows.append((t, cpu, shares(row), true))
+    return tag, rows
+
+
 def render_truth(r, counts, out):
-    """Each sampled region's TNT beside the emulator's ground truth for the same executions: the misses
-    counted under the region's tag (id + 1: its sampled executions, not the sample after a move) on the
-    vCPU each thread ran on while sampled, as shares per node."""
-    tags = {t["tag"]: t for t in counts.get("tags", [])}
+    """Each sampled region's TNT beside the emulator's ground truth (truth_rows), as shares per node."""
     out.write("\nsampled TNT against the emulator's ground truth (share of references per node, in %):\n")
     worst = None
     for g in r["regions"]:
-        tag = tags.get(g["id"] + 1)
         if not any(any(row) for row in g["tnt"]):
             continue
-        if tag is None:
+        truth = truth_rows(g, counts)
+        if truth is None:
             out.write("region {}: no ground truth (no tag {}: emu_tag=on, outermost regions only)\n".format(
                 g["id"], g["id"] + 1))
             continue
-        out.write("region {} ({}), {} tagged executions:\n".format(g["id"], g["symbol"], tag["entered"]))
-        for t, row in enumerate(g["tnt"]):
-            cpu = g.get("seen_cpus", [-1] * len(g["tnt"]))[t]
-            sampled = shares(row)
-            true = shares(tag["misses"][cpu]) if 0 <= cpu < len(tag["misses"]) else None
+        out.write("region {} ({}), {} tagged executions:\n".format(g["id"], g["symbol"], truth[0]["entered"]))
+        for t, cpu, sampled, true in truth[1]:
             if sampled is None or true is None:
                 out.write("  thread {:>3} cpu {:>3}: {}\n".format(t, cpu, "no samples" if sampled is None
                                                                    else "no ground truth on that cpu"))
