@@ -282,6 +282,10 @@ def main(argv=None, defaults=None):
     for s in summaries:
         bench_report.print_table(s, names, a.baseline, skipped[s["id"]], out)
     out.write("\nratios are median(configuration) / median(%s) over verified runs of this invocation\n" % a.baseline)
+    if emu:
+        out.write("\nside by side: time_s ratio to %s (ground-truth remote share of misses)\n" % a.baseline)
+        for line in bench_report.summary_lines(summaries, names, a.baseline, skipped):
+            out.write(line + "\n")
     if a.target:
         for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):
             out.write(line + "\n")
