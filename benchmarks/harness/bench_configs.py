@@ -15,7 +15,10 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # critpath-anon: critpath with the pagefault source on anonymous memory (what finds data
 # other threads first-touched in an unmodified program), threads bound in order as
 # stock-close binds them; a tuple gives the setting and further variables.
+# bubble-memory: the bubble scheduler that pulls nested teams to the memory attached to them
+# (omp_numa_attach: Nested-/Twisted-STREAM's -H).
 NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
+         "bubble-memory": "bubble,scheduler=memory",
          "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"})}
 
 # Variables a run must not inherit from the caller: they would change the runtime under test.
