@@ -285,7 +285,7 @@ def main(argv=None, defaults=None):
     if len(names) > 1:
         out.write("\nside by side: time_s ratio to %s%s\n" % (
             a.baseline, " (ground-truth remote share of misses)" if emu else ""))
-        for line in bench_report.summary_lines(summaries, names, a.baseline, skipped):
+        for line in bench_report.summary_lines(summaries, names, skipped):
             out.write(line + "\n")
     if a.target:
         for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):

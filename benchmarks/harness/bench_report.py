@@ -93,7 +93,7 @@ def print_table(summary, config_names, baseline, skipped, out):
             "".join("; round %d FAILED: %s" % (f["round"], f["reason"]) for f in v["failed"])))
 
 
-def summary_lines(summaries, config_names, baseline, skipped, metric="time_s", share="remote_share_pct"):
+def summary_lines(summaries, config_names, skipped, metric="time_s", share="remote_share_pct"):
     """The invocation side by side, one row per benchmark (Markdown): each configuration's ratio of medians of
     `metric` to the baseline and its median ground-truth remote share (emulated NUMA), "not run" where it did not."""
     lines = ["| benchmark | " + " | ".join(config_names) + " |", "|---" * (len(config_names) + 1) + "|"]
