@@ -294,6 +294,11 @@ def main(argv=None, defaults=None):
     for s in summaries:
         bench_report.print_table(s, names, a.baseline, skipped[s["id"]], out)
     out.write("\nratios are median(configuration) / median(%s) over verified runs of this invocation\n" % a.baseline)
+    if len(names) > 1:
+        out.write("\nside by side: time_s ratio to %s%s\n" % (
+            a.baseline, " (ground-truth remote share of misses)" if emu else ""))
+        for line in bench_report.summary_lines(summaries, names, skipped):
+            out.write(line + "\n")
     if a.target:
         for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):
             out.write(line + "\n")

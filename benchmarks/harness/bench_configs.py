@@ -16,7 +16,10 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # other threads first-touched in an unmodified program), threads bound in order as
 # stock-close binds them; a tuple gives the setting and further variables.
 # critpath-imar2: the same with the IMAR2 migration monitor beside the region loop.
+# bubble-memory: the bubble scheduler that pulls nested teams to the memory attached to them
+# (omp_numa_attach: Nested-/Twisted-STREAM's -H).
 NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
+         "bubble-memory": "bubble,scheduler=memory",
          "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
          "critpath-imar2": ("critpath,track=anon,sample=2,migrate=imar2",
                             {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"})}

@@ -1,4 +1,4 @@
-"""bench_plot.py: one PNG per benchmark from the harness's JSON (medians with min-max whiskers, ratios to the baseline).
+"""bench_plot.py: one PNG per benchmark from the harness's JSON (medians with min-max whiskers, ratios to the baseline), and summary.png with every benchmark's ratios side by side.
 
 Run on its own as `python3 bench_plot.py RESULTS.json OUTDIR` by the harness when the interpreter it runs
 under lacks matplotlib (Debian's python3-matplotlib is installed for /usr/bin/python3)."""
@@ -71,7 +71,61 @@ def plot_all(doc, outdir):
         fig.savefig(path, dpi=90)
         plt.close(fig)
         written[b["id"]] = path
+    summary = plot_summary(doc, outdir, plt)
+    if summary:
+        written[SUMMARY] = summary
     return written
+
+
+# The key of the summary plot among the benchmark ids plot_all returns (ids never hold parentheses).
+SUMMARY = "(summary)"
+
+
+def plot_summary(doc, outdir, plt, metric="time_s", share="remote_share_pct"):
+    """summary.png: per benchmark, each configuration's ratio of medians of `metric` to the baseline as a
+    bar, with its median ground-truth remote share written on it when the runs had emulated NUMA; the
+    baseline's share goes under the benchmark's name. None when fewer than two configurations ran."""
+    baseline = doc["baseline"]
+    cfgs = [c["name"] for c in doc["configs"] if c["name"] != baseline]
+    rows = [b for b in doc["benchmarks"] if b["metrics"].get(metric, {}).get("ratio")]
+    if not cfgs or not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(rows) * len(cfgs) ** 0.5 + 2), 4.2))
+    width = 0.8 / len(cfgs)
+    top = 1.0
+    for k, c in enumerate(cfgs):
+        for i, b in enumerate(rows):
+            r = b["metrics"][metric]["ratio"].get(c)
+            if r is None:
+                continue
+            x = i - 0.4 + width * (k + 0.5)
+            ax.bar(x, r, width, color="C%d" % k, label=c if i == 0 else None)
+            top = max(top, r)
+            p = b["metrics"].get(share, {}).get("median", {}).get(c)
+            if p is not None:
+                ax.annotate("%.0f%%" % p, (x, r), ha="center", va="bottom", fontsize=7, xytext=(0, 2),
+                            textcoords="offset points")
+    ax.axhline(1.0, color="#777777", linewidth=1)
+    labels = []
+    for b in rows:
+        p = b["metrics"].get(share, {}).get("median", {}).get(baseline)
+        labels.append(" ".join([b["program"]] + b["args"]) + ("\n%s %.0f%%" % (baseline, p) if p is not None else ""))
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=7)
+    ax.set_ylim(0, top * 1.3)
+    ax.set_ylabel("%s / %s (median of verified runs)" % (metric, baseline), fontsize=8)
+    ax.legend(fontsize=7, loc="upper left", ncol=len(cfgs), framealpha=0.8)
+    title = "%s ratio to %s, measured side by side" % (metric, baseline)
+    if doc.get("vm"):
+        title += "; VM %s" % doc["vm"]["layout"]
+        if doc["vm"].get("emu_remote_ns") is not None:
+            title += ", remote miss +%d ns\non the bars: ground-truth remote share of misses" % doc["vm"]["emu_remote_ns"]
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(outdir, "summary.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
 
 
 def main(argv):

@@ -93,6 +93,23 @@ def print_table(summary, config_names, baseline, skipped, out):
             "".join("; round %d FAILED: %s" % (f["round"], f["reason"]) for f in v["failed"])))
 
 
+def summary_lines(summaries, config_names, skipped, metric="time_s", share="remote_share_pct"):
+    """The invocation side by side, one row per benchmark (Markdown): each configuration's ratio of medians of
+    `metric` to the baseline and its median ground-truth remote share (emulated NUMA), "not run" where it did not."""
+    lines = ["| benchmark | " + " | ".join(config_names) + " |", "|---" * (len(config_names) + 1) + "|"]
+    for s in summaries:
+        row, cells = s["metrics"], []
+        for c in config_names:
+            if c in skipped.get(s["id"], {}):
+                cells.append("not run")
+                continue
+            r = row.get(metric, {}).get("ratio", {}).get(c)
+            p = row.get(share, {}).get("median", {}).get(c)
+            cells.append(("%.2f" % r if r is not None else "-") + (" (%.1f %%)" % p if p is not None else ""))
+        lines.append("| %s | %s |" % (" ".join([s["program"]] + s["args"]), " | ".join(cells)))
+    return lines
+
+
 def target_lines(summaries, config, baseline, tolerance, metric="time_s"):
     """Whether `config` stays within `tolerance` of the baseline's median of `metric` on each benchmark
     (no slower for a lower-is-better metric, no lower rate for a higher-is-better one). The paired ratios
