@@ -212,6 +212,17 @@ class Emulation:
         return ["-plugin", "file={},{},ctl={}".format(self.spec["plugin"], self.plugin_options()[0], ctl)]
 
 
+def recv_line(sock):
+    """Bytes from sock up to and including the first newline, or all there were when it closed first."""
+    line = b""
+    while not line.endswith(b"\n"):
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        line += chunk
+    return line
+
+
 def control(sock_path, request, timeout=CTL_TIMEOUT):
     """Send one request to the plugin's control socket; return None on 'ok', else the error text."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -219,12 +230,7 @@ def control(sock_path, request, timeout=CTL_TIMEOUT):
     try:
         s.connect(sock_path)
         s.sendall(request.encode() + b"\n")
-        reply = b""
-        while not reply.endswith(b"\n"):
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            reply += chunk
+        reply = recv_line(s)
     except OSError as e:
         return "the emulated-NUMA plugin's control socket: {}".format(e)
     finally:

@@ -43,6 +43,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import numavm_emu  # noqa: E402
 import numavm_image  # noqa: E402
 import numavm_layout  # noqa: E402
 import numavm_vm  # noqa: E402
@@ -237,7 +238,6 @@ def serve(pool, name, spec, base_cpio):
     layout = numavm_layout.Layout(spec["cpus"], spec["mem"], spec["distances"])
     emu = None
     if spec.get("emu"):
-        import numavm_emu
         emu = numavm_emu.Emulation(spec["emu"])
     sock_path = os.path.join(pool, name + ".sock")
     share = os.path.join(pool, name + ".share")
@@ -278,12 +278,7 @@ def serve(pool, name, spec, base_cpio):
                 continue
             with conn:
                 conn.settimeout(30)
-                line = b""
-                while not line.endswith(b"\n"):
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        break
-                    line += chunk
+                line = numavm_emu.recv_line(conn)
                 try:
                     req = json.loads(line)
                 except ValueError:
