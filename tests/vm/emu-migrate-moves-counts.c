@@ -39,6 +39,22 @@ static void sweep(double *v)
             v[i] += 1.0;
 }
 
+/* Every thread of the team sweeps its vector (if it has one) under the
+ * emulator tag `tag`, set by the primary (pinned by OMP_PROC_BIND); the
+ * barriers keep every sweep inside its tag. */
+static void tagged_sweep(double *v, int tag)
+{
+#pragma omp barrier
+#pragma omp master
+    rt_emu_mark_tag(tag);
+#pragma omp barrier
+    if (v)
+        sweep(v);
+#pragma omp barrier
+#pragma omp master
+    rt_emu_mark_tag(0);
+}
+
 static size_t on_node(const double *v, int node)
 {
     size_t pages[2] = {0, 0};
@@ -61,27 +77,10 @@ int main(int argc, char **argv)
         if (v)
             memset(v, 0, BYTES);
         before[t] = v ? on_node(v, node[t]) : 0;
-        /* The primary tags, pinned by OMP_PROC_BIND; the barriers keep every sweep inside its tag. */
-#pragma omp barrier
-#pragma omp master
-        rt_emu_mark_tag(1);
-#pragma omp barrier
-        if (v)
-            sweep(v);
-#pragma omp barrier
-#pragma omp master
-        rt_emu_mark_tag(0);
+        tagged_sweep(v, 1);
         if (v)
             bad |= (next ? omp_numa_migrate_on_next_touch(v, BYTES) : omp_numa_migrate_to_node(v, BYTES, node[t])) != 0;
-#pragma omp barrier
-#pragma omp master
-        rt_emu_mark_tag(2);
-#pragma omp barrier
-        if (v)
-            sweep(v);
-#pragma omp barrier
-#pragma omp master
-        rt_emu_mark_tag(0);
+        tagged_sweep(v, 2);
         after[t] = v ? on_node(v, node[t]) : 0;
         bad |= v && (v[0] != 4.0 || v[BYTES / sizeof(double) - 1] != 4.0);
         omp_numa_free(v);
