@@ -495,13 +495,42 @@ int rt_mem_detach(void *ptr)
 
 /* ---------------- migration and queries ---------------- */
 
+static const rt_mem_sampler_t *sampler;
+
+void rt_mem_set_sampler(const rt_mem_sampler_t *s)
+{
+    __atomic_store_n(&sampler, s, __ATOMIC_RELEASE);
+}
+
+/* The sampler's pages in [s, e) back in the kernel's view until unhold. */
+static const rt_mem_sampler_t *hold(uintptr_t s, uintptr_t e)
+{
+    const rt_mem_sampler_t *h = __atomic_load_n(&sampler, __ATOMIC_ACQUIRE);
+    if (h)
+        h->hold(s, e);
+    return h;
+}
+
+static void unhold(const rt_mem_sampler_t *h)
+{
+    if (h)
+        h->done();
+}
+
 int rt_mem_migrate_on_next_touch(void *ptr, size_t size)
 {
     rt_mem_init_once();
     uintptr_t s, e;
     if (known_range(ptr, size, &s, &e, 1) != 0)
         return -1;
-    return rt_pager_arm(s, e);
+    /* Held: the sampler's end of execution would otherwise give access
+     * back to pages armed here, and they would never move. */
+    const rt_mem_sampler_t *h = hold(s, e);
+    int rc = rt_pager_arm(s, e);
+    int err = errno;
+    unhold(h);
+    errno = err;
+    return rc;
 }
 
 int rt_mem_migrate_to_node(void *ptr, size_t size, int node)
@@ -518,8 +547,10 @@ int rt_mem_migrate_to_node(void *ptr, size_t size, int node)
      * PROT_NONE and move_pages cannot move them. */
     rt_pager_disarm(s, e, 0);
     uint64_t moved = 0, failed = 0;
+    const rt_mem_sampler_t *h = hold(s, e);
     int rc = rt_move_range(s, e, node, &moved, &failed);
     int err = errno;
+    unhold(h);
     __atomic_add_fetch(&st_moved, moved, __ATOMIC_RELAXED);
     __atomic_add_fetch(&st_move_failed, failed, __ATOMIC_RELAXED);
     errno = err;
@@ -545,8 +576,11 @@ int rt_mem_nodes_of(const void *ptr, size_t size, size_t *pages_per_node)
         errno = ENOMEM;
         return -1;
     }
-    if (rt_move_query(s, np, status) != 0) {
-        int err = errno;
+    const rt_mem_sampler_t *h = hold(s, e);
+    int rc = rt_move_query(s, np, status);
+    int err = errno;
+    unhold(h);
+    if (rc != 0) {
         free(status);
         errno = err;
         return -1;

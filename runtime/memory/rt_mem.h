@@ -55,6 +55,24 @@ double rt_mem_cost_migrate(size_t size, int from, int to);
 double rt_mem_cost_access(size_t size, int from, int to, int is_write);
 int    rt_mem_node_memory(int node, size_t *total, size_t *free);
 
+/* ---- a sampler's pages ---- */
+
+/*
+ * A counter source that samples by protecting pages (rt_src_pagefault.c)
+ * makes them invisible to move_pages: the kernel reports a PROT_NONE page
+ * as not present and never moves it. So rt_mem_nodes_of,
+ * rt_mem_migrate_to_node and rt_mem_migrate_on_next_touch first call
+ * hold(start, end): the sampler gives back every page it holds in the range
+ * and protects nothing until done() (it must not sleep meanwhile on
+ * anything the caller holds). Set once, by the source that starts.
+ */
+typedef struct rt_mem_sampler {
+    void (*hold)(uintptr_t start, uintptr_t end);
+    void (*done)(void);
+} rt_mem_sampler_t;
+
+void rt_mem_set_sampler(const rt_mem_sampler_t *sampler);
+
 /* ---- attach hints, for the `hints` counter source and the bubble scheduler ---- */
 
 /* One attached buffer as it is now. */

@@ -12,6 +12,7 @@
 
 #include "rt_fault.h"
 #include "rt_log.h"
+#include "rt_mem.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
 #include "rt_topology.h"
@@ -161,6 +162,35 @@ static int probe(char *why, size_t len)
     return 0;
 }
 
+/* The memory API's hold (rt_mem_set_sampler): pages in [lo, hi) given
+ * back, the state cleared before access as the resolver does, and lock
+ * kept until done() so that no arming starts while the caller queries or
+ * moves them. Those pages drop out of this execution's sample: a query is
+ * not a reference. */
+static void hold(uintptr_t lo, uintptr_t hi)
+{
+    pthread_mutex_lock(&lock);
+    if (!armed)
+        return;
+    for (int i = 0; i < nareas; i++) {
+        area_t *a = &areas[i];
+        if (!a->page || a->end <= lo || a->start >= hi)
+            continue;
+        size_t first = lo > a->start ? (lo - a->start) / pagesz : 0;
+        size_t last = hi < a->end ? (hi - a->start + pagesz - 1) / pagesz : a->npages;
+        for (size_t pg = first; pg < last; pg++)
+            if (__atomic_fetch_and(&a->page[pg], (uint8_t)~PAGE_PROTECTED, __ATOMIC_ACQ_REL) & PAGE_PROTECTED)
+                mprotect((void *)(a->start + pg * pagesz), pagesz, PROT_READ | PROT_WRITE);
+    }
+}
+
+static void hold_done(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+static const rt_mem_sampler_t sampler = {.hold = hold, .done = hold_done};
+
 static void start(void)
 {
     pagesz = (size_t)sysconf(_SC_PAGESIZE);
@@ -182,8 +212,11 @@ static void start(void)
             if (rt_mach->topo.cpus[n][c] < 4096)
                 tab->node_of_cpu[rt_mach->topo.cpus[n][c]] = n;
     }
-    if (rt_conf->track == RT_TRACK_API)
+    if (rt_conf->track == RT_TRACK_API) {
         rt_verbose(1, "pagefault source: track=api protects no program memory; use track=anon or all");
+        return;
+    }
+    rt_mem_set_sampler(&sampler);
 }
 
 /* ---- the resolver: async-signal-safe, writes only into tab and area state bytes ---- */
