@@ -153,7 +153,7 @@ def load_pair(report_path, counts_path):
         except report.BadFile as e:
             raise report.BadFile("{}: {}".format(path, e))
     rep, counts = docs
-    if not isinstance(counts, dict) or counts.get("format") != "ompnuma-emu-counts/1":
+    if not report.numavm_emu.is_counts(counts):
         raise report.BadFile("{}: not the emulator's counts (ompnuma-emu-counts/1)".format(counts_path))
     if not isinstance(rep, dict) or not isinstance(rep.get("regions"), list):
         raise report.BadFile("{}: not an ompnuma report".format(report_path))

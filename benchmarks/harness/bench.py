@@ -249,7 +249,7 @@ def main(argv=None, defaults=None):
                     else:
                         verified, reason, metrics = bench_suites.read_run(b, rc, stdout)
                     if counts:
-                        share = bench_vm.remote_share(counts)
+                        share = bench_vm.remote_share(runner, counts)
                         if share is not None:
                             metrics["remote_share_pct"] = share
                     warm = rnd < 0

@@ -53,19 +53,17 @@ def stop_pool(runner, pool):
         sys.path.pop(0)
 
 
-def remote_share(counts_path):
+def remote_share(runner, counts_path):
     """Percent of the plugin's counted misses that went to another node than the missing vCPU's, or None."""
+    sys.path.insert(0, os.path.dirname(runner[1]))
     try:
+        import numavm_emu
         with open(counts_path) as f:
-            d = json.load(f)
-        total = remote = 0
-        for v, row in enumerate(d["misses"]):
-            for n, c in enumerate(row):
-                total += c
-                remote += c if n != d["vcpu_node"][v] else 0
-        return 100.0 * remote / total if total else None
-    except (OSError, ValueError, KeyError, IndexError):
+            return numavm_emu.remote_share(json.load(f))
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
         return None
+    finally:
+        sys.path.pop(0)
 
 
 def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):

@@ -10,9 +10,13 @@ for `ompnuma report`; prints the table and the ratio.
 """
 
 import json
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numavm"))
+from numavm_emu import remote_share, tag_of  # noqa: E402  the plugin's one counts reader
 
 ITER = re.compile(r"iteration ms: first third median ([0-9.]+), last third median ([0-9.]+)")
 
@@ -28,16 +32,9 @@ def sections(text):
     return out
 
 
-def remote_share(counts, tag):
-    for t in counts.get("tags", []):
-        if t["tag"] == tag:
-            total = remote = 0
-            for v, row in enumerate(t["misses"]):
-                for n, c in enumerate(row):
-                    total += c
-                    remote += c if n != counts["vcpu_node"][v] else 0
-            return 100.0 * remote / total if total else None
-    return None
+def tag_share(counts, tag):
+    t = tag_of(counts, tag)
+    return remote_share(counts, t["misses"]) if t else None
 
 
 def main(argv):
@@ -68,7 +65,7 @@ def main(argv):
         for i, rt in enumerate(("stock", "ompnuma")):
             lines = secs.get("{} {}".format(rt, r), [])
             m = next((ITER.search(l) for l in lines if ITER.search(l)), None)
-            share = remote_share(counts, 10 * r + 1 + i)
+            share = tag_share(counts, 10 * r + 1 + i)
             if not m:
                 print("   {:<6} {:<8} did not finish: {}".format(r, rt, " | ".join(lines[-3:])))
                 failed = True

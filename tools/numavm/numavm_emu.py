@@ -1,4 +1,4 @@
-"""numavm_emu.py: emulated NUMA costs for `ompnuma vm`: options, the numaemu plugin's arguments, its control socket."""
+"""numavm_emu.py: emulated NUMA costs for `ompnuma vm`: options, the numaemu plugin's arguments, its control socket, and the reader of its counts."""
 
 # With any of the options below, the guest runs under the project's QEMU
 # plugin (tools/numaemu): remote misses of a per-vCPU cache model cost time,
@@ -237,3 +237,31 @@ def control(sock_path, request, timeout=CTL_TIMEOUT):
         s.close()
     reply = reply.decode("utf-8", "replace").strip()
     return None if reply == "ok" else "the emulated-NUMA plugin: {}".format(reply or "no reply")
+
+
+# ---- the plugin's ground truth (--counts FILE, format in tools/numavm/README.md) ----
+
+COUNTS_FORMAT = "ompnuma-emu-counts/1"
+
+
+def is_counts(doc):
+    """Whether a parsed JSON document is the plugin's counts."""
+    return isinstance(doc, dict) and doc.get("format") == COUNTS_FORMAT
+
+
+def tag_of(counts, tag):
+    """The record of tag T (entered, misses, ...), or None when the command never entered it."""
+    return next((t for t in counts.get("tags", []) if t["tag"] == tag), None)
+
+
+def remote_share(counts, misses=None):
+    """Percent of the misses (a vCPU x node matrix: a tag's; the whole command's by default) that went to
+    another node than the missing vCPU's; None when nothing was counted."""
+    if misses is None:
+        misses = counts["misses"]
+    total = remote = 0
+    for v, row in enumerate(misses):
+        for n, c in enumerate(row):
+            total += c
+            remote += c if n != counts["vcpu_node"][v] else 0
+    return 100.0 * remote / total if total else None

@@ -7,6 +7,12 @@ import os
 import stat
 import sys
 
+# The emulator's counts reader: beside this file in share/ompnuma, in tools/numavm in the source tree.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _HERE if os.path.exists(os.path.join(_HERE, "numavm_emu.py")) else
+                os.path.join(_HERE, "..", "numavm"))
+import numavm_emu  # noqa: E402
+
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_schema.json")
 # Bounds on what is read: the same size limit as the C tools' reader
 # (RT_READ_FILE_MAX), a nesting depth far above the schema's (a report is 5
@@ -265,7 +271,7 @@ def truth_rows(g, counts):
     misses counted under the region's tag (id + 1: its sampled executions, not the sample after a
     move) on the vCPU each thread ran on while sampled. None when the counts have no such tag, else
     (the tag's counts, [(thread, cpu, sampled shares or None, true shares or None)])."""
-    tag = next((t for t in counts.get("tags", []) if t["tag"] == g["id"] + 1), None)
+    tag = numavm_emu.tag_of(counts, g["id"] + 1)
     if tag is None:
         return None
     rows = []
@@ -362,7 +368,7 @@ def main(argv):
         except BadFile as e:
             print(one_line("ompnuma report: {}: {}".format(args.truth, e), 400), file=sys.stderr)
             return 2
-        if not isinstance(truth, dict) or truth.get("format") != "ompnuma-emu-counts/1":
+        if not numavm_emu.is_counts(truth):
             print(one_line("ompnuma report: {}: not the emulator's counts (ompnuma-emu-counts/1)".format(
                 args.truth), 400), file=sys.stderr)
             return 2

@@ -22,32 +22,23 @@
 
 import argparse
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "numavm"))
+from numavm_emu import is_counts, remote_share, tag_of  # noqa: E402  the plugin's one counts reader
 
 
 def load(path):
     with open(path) as f:
         d = json.load(f)
-    if d.get("format") != "ompnuma-emu-counts/1":
+    if not is_counts(d):
         sys.exit("{}: not an ompnuma-emu-counts/1 file".format(path))
     return d
 
 
-def tag_of(d, tag):
-    for t in d["tags"]:
-        if t["tag"] == tag:
-            return t
-    return None
-
-
-def remote_share(d, misses):
-    total = remote = 0
-    for v, row in enumerate(misses):
-        for n, c in enumerate(row):
-            total += c
-            if n != d["vcpu_node"][v]:
-                remote += c
-    return 100.0 * remote / total if total else 0.0
+def pct(share):
+    return "none (no misses)" if share is None else "{:.1f}".format(share)
 
 
 def check(args):
@@ -87,16 +78,17 @@ def share(args):
             print("tag {}: never entered".format(args.tag))
             return 1
         m = t["misses"]
-    print("remote share {:.1f}".format(remote_share(d, m)))
-    return 0
+    share = remote_share(d, m)
+    print("remote share {}".format(pct(share)))
+    return 0 if share is not None else 1
 
 
 def drop(args):
     b = load(args.before)
     a = load(args.after)
-    sb, sa = remote_share(b, b["misses"]), remote_share(a, a["misses"])
-    ok = sa < args.factor * sb
-    print("remote share {:.1f} -> {:.1f}: {}".format(sb, sa, "drops" if ok else "does not drop"))
+    sb, sa = remote_share(b), remote_share(a)
+    ok = sb is not None and sa is not None and sa < args.factor * sb
+    print("remote share {} -> {}: {}".format(pct(sb), pct(sa), "drops" if ok else "does not drop"))
     return 0 if ok else 1
 
 
