@@ -196,11 +196,21 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
 {
     OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, om_user_data(parallel_data), task_data,
              codeptr_ra);
+    /* The end of a loop's barrier (or of an explicit one after a nowait
+     * loop) closes the loop's execution when it is placed while its region
+     * runs: a primary with a loop open, nothing else. */
+    if (endpoint == ompt_scope_end) {
+        if (kind == ompt_sync_region_barrier_implicit_workshare || kind == ompt_sync_region_barrier_explicit) {
+            om_thread_t *thr = (om_thread_t *)rt_thread_current();
+            if (thr && thr->rt.ws)
+                rt_event_loop_barrier_end(&thr->rt);
+        }
+        return;
+    }
     /* Arrival at the region's closing barrier ends a thread's busy time,
      * when this execution is timed at all (the team word says so: a settled
      * region's untimed executions cost no thread lookup here). */
-    if (endpoint != ompt_scope_begin ||
-        (kind != ompt_sync_region_barrier_implicit_parallel && kind != ompt_sync_region_barrier_implicit))
+    if (kind != ompt_sync_region_barrier_implicit_parallel && kind != ompt_sync_region_barrier_implicit)
         return;
     const om_team_data_t *team = om_team_of(parallel_data);
     if (!team || team_timed(team->word)) {
@@ -219,6 +229,26 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const
     if (cb)
         return ((ompt_callback_control_tool_t)cb)(command, modifier, arg, codeptr_ra);
     return om_chain_active() ? -1 : -2;
+}
+
+/* A worksharing loop begins or ends on this thread: the loops of a region
+ * that runs once are placed while it runs (rt_events.c). Registered only
+ * when the placement loop runs with a source that can sample them. */
+static void on_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                    ompt_data_t *task_data, uint64_t count, const void *codeptr_ra)
+{
+    OM_CHAIN(ompt_callback_work, ompt_callback_work_t, kind, endpoint, om_user_data(parallel_data), task_data, count,
+             codeptr_ra);
+    if (kind != ompt_work_loop && kind != ompt_work_loop_static && kind != ompt_work_loop_dynamic &&
+        kind != ompt_work_loop_guided && kind != ompt_work_loop_other)
+        return;
+    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    if (!thr)
+        return;
+    if (endpoint == ompt_scope_begin)
+        rt_event_loop_begin(&thr->rt, codeptr_ra);
+    else
+        rt_event_loop_end(&thr->rt);
 }
 
 /* Loop chunks (and single iterations, sections) handed to a thread: its
@@ -259,6 +289,8 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     REGISTER(ompt_callback_control_tool, on_control_tool);
     if (rt_conf->migrate != RT_MIGRATE_OFF)
         REGISTER(ompt_callback_dispatch, on_dispatch);
+    if (rt_event_loops_read())
+        REGISTER(ompt_callback_work, on_work);
 #undef REGISTER
     om_chain_initialize(lookup, initial_device_num, set_callback);
     return 1;

@@ -1,5 +1,6 @@
 /* rt_events.c: the event dispatcher: region and thread events from the OpenMP layer, routed to the region table, the sources, the loop, the bubbles and the affinity owner. */
 #include <sched.h>
+#include <sys/types.h>
 
 #include "rt_affinity.h"
 #include "rt_bubble.h"
@@ -8,9 +9,11 @@
 #include "rt_counters.h"
 #include "rt_emu_mark.h"
 #include "rt_events.h"
+#include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_monitor.h"
 #include "rt_settings.h"
+#include "rt_symbol.h"
 
 rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested, const void *team)
 {
@@ -122,7 +125,7 @@ static void counters_end(rt_region_t *r)
 {
     rt_sample_t s;
     uint64_t added;
-    if (rt_conf->emu_tag && r->measuring && r->level == 1 && !r->confirming)
+    if (rt_conf->emu_tag && r->measuring && r->level == 1 && !r->confirming && !r->construct)
         rt_emu_mark_tag(0);
     rt_loop_sample(r, &s);
     int got = rt_counters_region_end(&s, &added);
@@ -136,9 +139,10 @@ void rt_event_region_abandon(rt_region_t *r)
     counters_end(r);
 }
 
-void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
+/* One execution of r (a region, or a loop placed inside one) is over:
+ * bookkeeping and the placement loop. */
+static void execution_end(rt_region_t *r, int timed)
 {
-    (void)thr;
     counters_end(r);
     /* The inner teams of several outer threads share one record and may end
      * at the same moment: one of them does the bookkeeping, the others'
@@ -167,6 +171,15 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
     __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
 }
 
+static void loop_close(rt_thread_t *thr, int timed);
+
+void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
+{
+    if (thr->ws && thr->ws->parent_id == r->id) /* a last loop without a barrier of its own (nowait) */
+        loop_close(thr, thr->ws_timed);
+    execution_end(r, timed);
+}
+
 void rt_event_work(rt_thread_t *thr, uint64_t units)
 {
     __atomic_store_n(&thr->work, thr->work + units, __ATOMIC_RELAXED);
@@ -175,4 +188,152 @@ void rt_event_work(rt_thread_t *thr, uint64_t units)
 void rt_event_thread_end(rt_thread_t *thr)
 {
     rt_monitor_thread_end(thr);
+}
+
+/* ---- one long region: its loops placed while it runs ----
+ *
+ * A region that runs once (a solver's time loop inside one `parallel`)
+ * never gets the executions the placement loop needs. Its worksharing
+ * loops repeat: a loop the primary begins a second time within the
+ * region's first execution becomes a record of its own (a construct: the
+ * region's team, the loop's code address), and each later execution of it
+ * (work begin to the end of the barrier after it) is one execution for the
+ * placement loop. It is sampled by a source that can sample a running team
+ * (the pagefault sampler, hints), timed (each thread's work begin to its
+ * work end), decided, applied (each thread re-pins at its next begin of
+ * the loop), verified, and kept or rolled back as a region is. Outermost
+ * teams only, and only until their region ends its first execution: a
+ * region that runs again is placed as a whole. A loop without a barrier of
+ * its own (nowait) is closed at the primary's next loop or at the region's
+ * end, with each thread's latest time (a thread still in it counts its
+ * previous one). Once settled, a loop is no longer timed.
+ */
+
+int rt_event_loops_read(void)
+{
+    return rt_conf->mode == RT_MODE_LOOP && rt_conf->loops && rt_counters_running_team();
+}
+
+static int loop_settled(const rt_region_t *c)
+{
+    return !c->measuring && c->outcome != RT_OUTCOME_SAMPLING && c->outcome != RT_OUTCOME_VERIFYING;
+}
+
+/* Whether the primary began this loop before in the current execution of r
+ * (remembered otherwise; the oldest are forgotten past RT_WS_SEEN). */
+static int loop_seen_before(rt_thread_t *thr, const rt_region_t *r, const void *codeptr)
+{
+    if (thr->ws_within != r) {
+        thr->ws_within = r;
+        thr->ws_nseen = 0;
+    }
+    unsigned n = thr->ws_nseen < RT_WS_SEEN ? thr->ws_nseen : RT_WS_SEEN;
+    for (unsigned k = 0; k < n; k++)
+        if (thr->ws_seen[k] == codeptr)
+            return 1;
+    thr->ws_seen[thr->ws_nseen++ % RT_WS_SEEN] = codeptr;
+    return 0;
+}
+
+/* The primary arms the source for a sampled execution of loop c of r: the
+ * team is running, so the source is told its threads. */
+static void loop_arm(rt_region_t *c, const rt_region_t *r)
+{
+    for (int k = 0; k < c->team_size; k++) {
+        const rt_thread_t *m = __atomic_load_n(&r->slot[k].member, __ATOMIC_RELAXED);
+        c->tid[k] = m ? m->place.tid : 0;
+    }
+    rt_sample_t s;
+    rt_loop_sample(c, &s);
+    s.tids = c->tid;
+    rt_counters_region_begin(&s, c);
+}
+
+/* The primary closes its execution of loop c. Without a barrier (nowait)
+ * other threads may still be in this execution or a former one: each
+ * thread's time is its mean over the executions it finished since the
+ * last close (one, after a barrier), and a thread that finished none has
+ * no part in this one (its last time, repeated while it lags, would stand
+ * for every execution the others finish meanwhile: measured in the 2-node
+ * VM, one descheduled vCPU's time was the critical path of 32 in a row). */
+static void loop_close(rt_thread_t *thr, int timed)
+{
+    rt_region_t *c = thr->ws;
+    thr->ws = NULL;
+    for (int i = 0; timed && i < c->team_size; i++) {
+        uint64_t v = __atomic_exchange_n(&c->slot[i].busy_acc, 0, __ATOMIC_RELAXED);
+        uint64_t n = v >> RT_BUSY_N_SHIFT;
+        __atomic_store_n(&c->slot[i].busy_last, n ? (v & ((1ull << RT_BUSY_N_SHIFT) - 1)) / n : 0, __ATOMIC_RELAXED);
+    }
+    execution_end(c, timed);
+}
+
+void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
+{
+    if (thr->depth != 1)
+        return;
+    rt_region_t *r = thr->region[0];
+    int i = thr->index[0];
+    if (i != 0)
+        thr->ws = NULL;
+    if (!r || i >= r->team_size || r->executions || r->outcome != RT_OUTCOME_SAMPLING)
+        return;
+    rt_region_t *c = rt_region_construct(codeptr, r, 0);
+    if (i == 0) {
+        if (thr->ws) /* the previous loop had no barrier (nowait) */
+            loop_close(thr, thr->ws_timed);
+        if (!c) {
+            if (!loop_seen_before(thr, r, codeptr) || !(c = rt_region_construct(codeptr, r, 1)))
+                return;
+            char sym[160];
+            if (rt_log_verbosity >= 1)
+                rt_symbolize(codeptr, sym, sizeof sym);
+            rt_verbose(1, "region %d: its loop at %s repeats inside one execution: placed while it runs, as region %d",
+                       r->id, rt_log_verbosity >= 1 ? sym : "?", c->id);
+            if (rt_conf->cache_path[0])
+                rt_cache_start(c);
+            return; /* counted from its next execution, which every thread sees begin */
+        }
+        thr->ws = c;
+        if (c->measuring)
+            loop_arm(c, r);
+    } else {
+        if (!c)
+            return;
+        thr->ws = c;
+    }
+    if (__atomic_load_n(&c->slot[i].member, __ATOMIC_RELAXED) != thr)
+        __atomic_store_n(&c->slot[i].member, thr, __ATOMIC_RELAXED);
+    if (c->pins_applied) {
+        int cpu = __atomic_load_n(&c->pin_cpu[i], __ATOMIC_RELAXED);
+        rt_affinity_move(&thr->place, cpu, RT_MOVER_LOOP);
+        if (cpu != __atomic_load_n(&thr->last_cpu, __ATOMIC_RELAXED))
+            __atomic_fetch_add(&c->repins, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
+    }
+    if (c->measuring && !c->confirming)
+        c->seen_cpu[i] = sched_getcpu();
+    thr->ws_timed = !loop_settled(c);
+    if (thr->ws_timed)
+        thr->ws_begin = rt_now_ns();
+}
+
+void rt_event_loop_end(rt_thread_t *thr)
+{
+    rt_region_t *c = thr->ws;
+    if (!c)
+        return;
+    int i = thr->index[0];
+    if (thr->ws_timed) {
+        uint64_t ns = rt_now_ns() - thr->ws_begin, max = (1ull << RT_BUSY_N_SHIFT) - 1;
+        __atomic_fetch_add(&c->slot[i].busy_acc, (1ull << RT_BUSY_N_SHIFT) + (ns < max ? ns : max), __ATOMIC_RELAXED);
+    }
+    if (i != 0) /* the primary closes the execution at the barrier */
+        thr->ws = NULL;
+}
+
+void rt_event_loop_barrier_end(rt_thread_t *thr)
+{
+    if (thr->ws && thr->depth == 1 && thr->index[0] == 0)
+        loop_close(thr, thr->ws_timed);
 }

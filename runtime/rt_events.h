@@ -47,6 +47,15 @@ void rt_event_thread_end(rt_thread_t *thr);
  * counter source armed for it. */
 void rt_event_region_abandon(rt_region_t *r);
 
+/* Worksharing loops of a region's first execution, placed while it runs
+ * (rt_events.c): whether the OpenMP layer need report them at all; a
+ * thread begins a loop (its code address) and ends its share of it; the
+ * barrier that closes a loop ends (every team member passed its work end). */
+int  rt_event_loops_read(void);
+void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr);
+void rt_event_loop_end(rt_thread_t *thr);
+void rt_event_loop_barrier_end(rt_thread_t *thr);
+
 /*
  * The three events every team member sees at every execution, inline in the
  * OpenMP layer's callbacks: a settled region's execution (not sampled, not

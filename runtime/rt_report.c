@@ -78,9 +78,9 @@ static void json_region(FILE *f, const rt_region_t *r)
     else
         fputs("null", f);
     uint64_t timed = r->timed_executions;
-    fprintf(f, ",\"parent\":%d,\"level\":%d,\"team_size\":%d,\"executions\":%llu,\"timed_executions\":%llu,"
-            "\"busy_ns\":[", r->parent_id, r->level, r->team_size, (unsigned long long)r->executions,
-            (unsigned long long)timed);
+    fprintf(f, ",\"parent\":%d,\"level\":%d,\"construct\":%s,\"team_size\":%d,\"executions\":%llu,"
+            "\"timed_executions\":%llu,\"busy_ns\":[", r->parent_id, r->level, r->construct ? "true" : "false",
+            r->team_size, (unsigned long long)r->executions, (unsigned long long)timed);
     for (int i = 0; i < r->team_size; i++)
         fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)(timed ? r->busy_sum[i] / timed : 0));
     fprintf(f, "],\"critical_path_ns\":{\"mean\":%.0f,\"min\":%llu,\"max\":%llu,\"before\":%.0f,\"after\":%.0f}",
@@ -184,11 +184,10 @@ int rt_report_json(FILE *f)
         first = 0;
     }
     fprintf(f, "}},\"regions\":[");
-    /* Records for a requested team size that never ran (the team always came
-     * out smaller) are not regions the program executed. */
+    /* Only what the program executed and what stands (rt_region_listed). */
     for (int i = 0, n = 0; i < rt_region_count(); i++) {
         const rt_region_t *r = rt_region_at(i);
-        if (r->redirect && !r->executions)
+        if (!rt_region_listed(r))
             continue;
         fputs(n++ ? "," : "", f);
         json_region(f, r);
@@ -207,7 +206,7 @@ static void summary(FILE *f)
     int n[RT_OUTCOME_COUNT] = {0}, total = 0;
     for (int i = 0; i < rt_region_count(); i++) {
         const rt_region_t *r = rt_region_at(i);
-        if (r->redirect && !r->executions)
+        if (!rt_region_listed(r))
             continue;
         n[r->outcome]++;
         total++;
@@ -233,10 +232,14 @@ void rt_report_text(FILE *f)
             "crit_path_us", "before_us", "after_us", "outcome", "cpus");
     for (int i = 0; i < rt_region_count(); i++) {
         const rt_region_t *r = rt_region_at(i);
-        if (r->redirect && !r->executions)
+        if (!rt_region_listed(r))
             continue;
         char sym[160], cpus[128];
-        rt_symbolize(r->codeptr, sym, sizeof sym);
+        if (r->construct) /* a loop placed while its region ran */
+            memcpy(sym, "loop ", 6);
+        else
+            sym[0] = '\0';
+        rt_symbolize(r->codeptr, sym + strlen(sym), sizeof sym - strlen(sym));
         size_t n = 0;
         cpus[0] = '\0';
         for (int t = 0; t < r->team_size && n < sizeof cpus - 16; t++)

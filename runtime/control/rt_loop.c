@@ -34,6 +34,26 @@
  * new placement could not gain back a re-sampling's cost. */
 #define DRIFT_MIN_NS 100000.0
 
+/* A loop placed inside one long execution (rt_events.c) may touch a small
+ * part of the tracked memory per execution, so a sampled execution may see
+ * none of the sampled pages: its sampling goes on until its threads have
+ * LOOP_MIN_SAMPLES references each on average, for at most LOOP_MAX_SAMPLED
+ * x `sample` executions (not each: a loop with fewer iterations than
+ * threads at a coarse level, as in NPB MG, leaves some without any). */
+#define LOOP_MIN_SAMPLES 8
+#define LOOP_MAX_SAMPLED 16
+/* Its executions are short (one loop, not a region) and right after a
+ * move the threads re-pin one by one at their next begin of it: its
+ * baseline and verification windows are LOOP_WINDOW times longer
+ * (RT_LOOP_WINDOW in rt_region.h), the first LOOP_SETTLE executions after
+ * a move are not timed, and a window counts by its median: over
+ * executions of a millisecond what the machine adds comes in lumps ten
+ * times their length (a timer tick, another process, the emulator's
+ * charges), so the fastest says little about the rest and a few lumps
+ * decide the mean (measured in the 2-node VM: a window's executions of
+ * 0.3 ms with two of 12 and 16 ms). */
+#define LOOP_SETTLE 1
+
 /* A new window of executions within the current phase. */
 static void window_reset(rt_region_t *r)
 {
@@ -47,11 +67,14 @@ static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
 {
     r->outcome = outcome;
     r->measuring = measuring;
+    r->settle = 0;
     window_reset(r);
 }
 
 static void phase_add(rt_region_t *r, uint64_t cp)
 {
+    if (r->window && r->phase_execs < RT_LOOP_WINDOW * rt_conf->sample)
+        r->window[r->phase_execs] = cp;
     r->phase_execs++;
     r->cp_phase_sum += cp;
     if (cp < r->phase_min)
@@ -63,6 +86,40 @@ static void phase_add(rt_region_t *r, uint64_t cp)
 static double phase_mean(const rt_region_t *r)
 {
     return r->phase_execs ? (double)r->cp_phase_sum / r->phase_execs : 0.0;
+}
+
+static int loop_needs_samples(const rt_region_t *r)
+{
+    if (!r->construct || r->phase_execs >= LOOP_MAX_SAMPLED * rt_conf->sample)
+        return 0;
+    uint64_t total = 0;
+    for (int i = 0; i < r->team_size; i++)
+        total += r->tnt_samples[i];
+    return total < (uint64_t)LOOP_MIN_SAMPLES * (uint64_t)r->team_size;
+}
+
+/* Executions in a timing window (baseline, verification). */
+static int window_execs(const rt_region_t *r)
+{
+    return r->construct ? RT_LOOP_WINDOW * rt_conf->sample : rt_conf->sample;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* What a timing window says of the critical path: its fastest execution
+ * (interference only ever adds time), or for a loop its median (sorted in
+ * place: the window is over). */
+static double window_cp(rt_region_t *r)
+{
+    int n = r->phase_execs < RT_LOOP_WINDOW * rt_conf->sample ? r->phase_execs : RT_LOOP_WINDOW * rt_conf->sample;
+    if (!r->window || n == 0)
+        return (double)r->phase_min;
+    qsort(r->window, (size_t)n, sizeof *r->window, cmp_u64);
+    return n % 2 ? (double)r->window[n / 2] : 0.5 * ((double)r->window[n / 2 - 1] + (double)r->window[n / 2]);
 }
 
 static int tnt_empty(const rt_region_t *r)
@@ -474,7 +531,7 @@ out:
 
 static void end_verify(rt_region_t *r)
 {
-    r->cp_after_ns = (double)r->phase_min;
+    r->cp_after_ns = window_cp(r);
     double noise = r->noise < MIN_NOISE ? MIN_NOISE : r->noise > MAX_NOISE ? MAX_NOISE : r->noise;
     double limit = r->cp_before_ns * (1.0 + noise);
     if (r->cp_after_ns > limit) {
@@ -555,7 +612,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
              * source sampled by time keeps the phase open until its window
              * closed (the executions meanwhile time the baseline). */
             phase_add(r, cp);
-            if (r->phase_execs < sample || r->source_pending)
+            if (r->phase_execs < sample || r->source_pending || loop_needs_samples(r))
                 return;
             if (rt_counters_intrusive()) {
                 window_reset(r);
@@ -564,18 +621,22 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             }
         } else {
             phase_add(r, cp);
-            if (r->phase_execs < sample)
+            if (r->phase_execs < window_execs(r))
                 return;
         }
         /* The fastest execution of each phase: interference from the rest of
          * the machine only ever adds time. */
-        r->cp_before_ns = (double)r->phase_min;
+        r->cp_before_ns = window_cp(r);
         r->noise = r->phase_min ? (double)(r->phase_max - r->phase_min) / (double)r->phase_min : 0.0;
         end_sampling(r);
         return;
     case RT_OUTCOME_VERIFYING:
+        if (r->construct && r->settle < LOOP_SETTLE) {
+            r->settle++;
+            return;
+        }
         phase_add(r, cp);
-        if (r->phase_execs >= sample)
+        if (r->phase_execs >= window_execs(r))
             end_verify(r);
         return;
     default:
@@ -613,8 +674,23 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
     }
 }
 
+/* The loops of r placed while it ran (rt_events.c), and the first one's id. */
+static int loops_of(const rt_region_t *r, int *first)
+{
+    int n = 0;
+    if (r->executions > 1)
+        return 0;
+    for (int i = 0; i < rt_region_count(); i++) {
+        const rt_region_t *g = rt_region_at(i);
+        if (g->construct && g->parent_id == r->id && !n++)
+            *first = g->id;
+    }
+    return n;
+}
+
 void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
 {
+    int first_loop = -1;
     int sample = rt_conf->sample;
     rt_source_t src = rt_counters_used();
     buf[0] = '\0';
@@ -626,17 +702,24 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
         if (src == RT_SOURCE_AUTO)
             snprintf(buf, len, "no counter source works here (ompnuma topo says why); ran %llu executions",
                      (unsigned long long)r->executions);
+        else if (loops_of(r, &first_loop))
+            snprintf(buf, len, "ran %llu executions; its %d repeating loops are placed while it runs "
+                     "(regions %d and on)", (unsigned long long)r->executions, loops_of(r, &first_loop), first_loop);
+        else if (r->measuring && r->construct)
+            snprintf(buf, len, "ran %llu executions: %d sampled, until its threads have %d references each on "
+                     "average (at most %d)",
+                     (unsigned long long)r->executions, r->phase_execs, LOOP_MIN_SAMPLES, LOOP_MAX_SAMPLED * sample);
         else if (r->measuring)
             snprintf(buf, len, "ran %llu executions: %d of the %d sampled ones it needs%s",
                      (unsigned long long)r->executions, r->phase_execs, sample,
                      rt_counters_intrusive() ? ", then as many unsampled ones for a clean baseline" : "");
         else
             snprintf(buf, len, "ran %llu executions: sampled, %d of the %d clean ones it needs for a baseline",
-                     (unsigned long long)r->executions, r->phase_execs, sample);
+                     (unsigned long long)r->executions, r->phase_execs, window_execs(r));
         return;
     case RT_OUTCOME_VERIFYING:
         snprintf(buf, len, "%s; ran %d of the %d executions that verify the move (ran %llu in all)",
-                 r->cached ? "started from the cached mapping" : "moved", r->phase_execs, sample,
+                 r->cached ? "started from the cached mapping" : "moved", r->phase_execs, window_execs(r),
                  (unsigned long long)r->executions);
         return;
     case RT_OUTCOME_NO_DATA:

@@ -65,6 +65,7 @@ static void defaults(rt_settings_t *s)
     s->numa_factor = 0.0;
     s->source = RT_SOURCE_AUTO;
     s->verify = 1;
+    s->loops = 1;
     s->track = RT_TRACK_ALL;
     s->window_ms = DEFAULT_WINDOW_MS;
     s->perf_event = RT_PERF_EVENT_AUTO;
@@ -188,7 +189,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                             | "hints" | "replay:" <readable file> )
  *                 | "window=" <int 10..600000>                  (ms, sources sampled by time)
  *                 | "perf_event=" ( "auto" | "page-faults" )    (page-faults: for testing)
- *                 | "verify=" <bool> | "dry_run=" <bool>
+ *                 | "verify=" <bool> | "dry_run=" <bool> | "loops=" <bool>
  *                 | "track=" ( "api" | "anon" | "all" )
  *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
  *                 | "cache=" <file that can be written>        (placement cache)
@@ -243,6 +244,12 @@ static int opt_verify(rt_settings_t *s, const char *v, char *instead, size_t len
 {
     snprintf(instead, len, "verify=%s", s->verify ? "on" : "off");
     return parse_bool(v, &s->verify);
+}
+
+static int opt_loops(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "loops=%s", s->loops ? "on" : "off");
+    return parse_bool(v, &s->loops);
 }
 
 static int opt_dry_run(rt_settings_t *s, const char *v, char *instead, size_t len)
@@ -355,6 +362,7 @@ static const struct {
     {"source", opt_source, "auto, perf, numa_balancing, papi, pagefault, hints or replay:<readable file>"},
     {"verify", opt_verify, "on or off"},
     {"dry_run", opt_dry_run, "on or off"},
+    {"loops", opt_loops, "on or off"},
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
     {"cache", opt_cache, "a file that can be written"},
@@ -500,6 +508,8 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, ",window=%d", s->window_ms);
     if (s->perf_event != RT_PERF_EVENT_AUTO && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",perf_event=%s", perf_event_names[s->perf_event]);
+    if (!s->loops && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ",loops=off");
     if (s->cache_path[0] && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
     if (s->emu_tag && n > 0 && (size_t)n < len)

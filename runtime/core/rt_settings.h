@@ -65,6 +65,8 @@ typedef struct rt_settings {
     char             cache_path[PATH_MAX]; /* placement cache ("" none): decisions kept between runs */
     int              emu_tag;        /* tag sampled executions for the emulated-NUMA plugin's counts */
     int              verify;         /* measure after a move and roll back if slower */
+    int              loops;          /* a region's repeating worksharing loops are placed inside
+                                        its first execution (rt_events.c) */
     int              dry_run;        /* record intended pins, apply none */
     rt_track_t       track;
     int              window_ms;      /* sources sampled by time (numa_balancing): shortest window */

@@ -61,10 +61,12 @@ static void region_free(rt_region_t *r)
     free(r->decided_cpu);
     free(r->perm);
     free(r->prev_perm);
+    free(r->tid);
+    free(r->window);
     free(r);
 }
 
-static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent)
+static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent, int construct)
 {
     size_t n = (size_t)team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
     rt_region_t *r = aligned_alloc(_Alignof(rt_region_t), sizeof *r);
@@ -94,10 +96,16 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
         r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
         r->perm[i] = r->prev_perm[i] = (int)i;
     }
+    if (construct && (!(r->tid = calloc(n, sizeof *r->tid)) ||
+                      !(r->window = calloc((size_t)RT_LOOP_WINDOW * (size_t)rt_conf->sample, sizeof *r->window)))) {
+        region_free(r);
+        return NULL;
+    }
     r->codeptr = codeptr;
     r->team_size = team_size;
     r->parent_id = parent ? parent->id : -1;
-    r->level = parent ? parent->level + 1 : 1;
+    r->construct = construct;
+    r->level = parent ? parent->level + !construct : 1;
     r->cp_min = UINT64_MAX;
     r->phase_min = UINT64_MAX;
     /* The monitor alone (imar2) moves threads while regions run; the loop
@@ -111,7 +119,10 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     return r;
 }
 
-rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent)
+/* Lookup, and on a miss with insert, insertion. A construct's code
+ * address (a worksharing loop's) is never a parallel region's, so the key
+ * stays (codeptr, team size, parent). */
+static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *parent, int construct, int insert)
 {
     int parent_id = parent ? parent->id : -1;
     unsigned s = slot_of(codeptr, team_size, parent_id);
@@ -123,7 +134,7 @@ rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t
             return r;
     }
     /* A full table: new regions go unmeasured, at the cost of the probe alone. */
-    if (__atomic_load_n(&table_full, __ATOMIC_ACQUIRE))
+    if (!insert || __atomic_load_n(&table_full, __ATOMIC_ACQUIRE))
         return NULL;
     /* First sight: insert under the lock, re-probing since another thread may have won. */
     pthread_mutex_lock(&insert_lock);
@@ -136,7 +147,7 @@ rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t
                 rt_verbose(1, "region table full (%d regions): regions seen from now on are not measured",
                            nregions);
                 __atomic_store_n(&table_full, 1, __ATOMIC_RELEASE); /* said once: later misses return early */
-            } else if ((found = create(codeptr, team_size, parent))) {
+            } else if ((found = create(codeptr, team_size, parent, construct))) {
                 found->id = nregions;
                 by_id[nregions] = found;
                 __atomic_store_n(&nregions, nregions + 1, __ATOMIC_RELEASE);
@@ -151,6 +162,24 @@ rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t
     }
     pthread_mutex_unlock(&insert_lock);
     return found;
+}
+
+rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent)
+{
+    return get(codeptr, team_size, parent, 0, 1);
+}
+
+rt_region_t *rt_region_construct(const void *codeptr, const rt_region_t *parent, int create)
+{
+    return get(codeptr, parent->team_size, parent, 1, create);
+}
+
+int rt_region_listed(const rt_region_t *r)
+{
+    if (r->redirect && !r->executions)
+        return 0;
+    const rt_region_t *p = r->construct ? rt_region_at(r->parent_id) : NULL;
+    return !p || p->executions <= 1;
 }
 
 int rt_region_count(void)

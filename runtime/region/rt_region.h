@@ -8,6 +8,9 @@
 
 struct rt_thread;
 
+/* A construct's timing windows are this many times `sample` executions (rt_loop.c). */
+#define RT_LOOP_WINDOW 2
+
 /* Deepest nesting whose regions are measured; deeper teams still run, unmeasured. */
 #define RT_MAX_DEPTH 8
 
@@ -29,8 +32,11 @@ const char *rt_outcome_name(rt_outcome_t o);
 typedef struct rt_slot {
     uint64_t          busy_last;  /* ns, this execution */
     struct rt_thread *member;     /* the thread holding this index, last execution */
-    char              pad[48];
+    uint64_t          busy_acc;   /* construct: (executions << RT_BUSY_N_SHIFT) + ns, since the
+                                     primary last closed one (rt_events.c) */
+    char              pad[40];
 } rt_slot_t;
+#define RT_BUSY_N_SHIFT 44        /* ns below: 4.8 hours per execution */
 
 /*
  * A parallel region: one code address and one team size. Created at its
@@ -55,6 +61,11 @@ typedef struct rt_region {
     int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
     int         *perm;          /* [team_size] bubble policy: the position among its team's
                                    CPUs each thread takes (identity until critpath decides) */
+    int          construct;     /* a worksharing loop of its parent's team, placed inside the
+                                   parent's execution (rt_region_construct), not a team of its own */
+    pid_t       *tid;           /* construct: [team_size] the team's threads, for its source */
+    uint64_t    *window;        /* construct: [RT_LOOP_WINDOW x sample] critical paths of the
+                                   current timing window (rt_loop.c takes their median) */
     int          measuring;     /* 1: counters on (sampling), 0: timing only */
     int          pins_applied;  /* 0 in dry-run mode */
     struct rt_region *redirect; /* the record of the team that really ran when it was
@@ -75,6 +86,7 @@ typedef struct rt_region {
     /* The placement loop (rt_loop.c). */
     rt_outcome_t outcome;
     int          phase_execs;   /* executions in the current phase */
+    int          settle;        /* construct: executions let pass since a move (rt_loop.c) */
     uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
     uint64_t     phase_min, phase_max;
     int          resamples;     /* times a drift or a new allotment re-opened sampling */
@@ -112,6 +124,16 @@ typedef struct rt_region {
  * NULL when the table is full or memory ran out. */
 rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent);
 
+/* A worksharing loop (its code address) inside an execution of region
+ * parent, run by parent's team: found, or with create inserted (the
+ * primary alone creates, so workers never allocate). NULL when unknown or
+ * the table is full. Its level is its parent's. */
+rt_region_t *rt_region_construct(const void *codeptr, const rt_region_t *parent, int create);
+/* Whether r is listed in reports: not a record for a requested team size
+ * that never ran (the team always came out smaller), nor a loop placed
+ * inside its region's first execution when the region ran again (it is
+ * then placed as a whole; its loops were provisional). */
+int          rt_region_listed(const rt_region_t *r);
 /* Visit every known region in creation order. */
 int          rt_region_count(void);
 rt_region_t *rt_region_at(int i);

@@ -7,6 +7,9 @@
 #include "rt_affinity.h"
 #include "rt_region.h"
 
+/* Distinct worksharing loops a primary remembers per execution. */
+#define RT_WS_SEEN 64
+
 /* The last region a thread encountered at one level, with its key (the
  * parent is the thread's region one level up): a region that recurs skips
  * the table's hash and probe. Records live as long as the table. */
@@ -36,6 +39,16 @@ typedef struct rt_thread {
      * it): written by the thread alone, in its own record, read by the
      * migration monitor once per period (control/rt_monitor.c). */
     uint64_t     work;
+    /* A worksharing loop placed inside its region's first execution
+     * (rt_events.c): the one this thread is in, whether and when its work
+     * began on the clock; for a team's primary also the loops begun so far
+     * in that execution of ws_within, to see which repeat. */
+    rt_region_t       *ws;
+    int                ws_timed;
+    uint64_t           ws_begin;
+    const rt_region_t *ws_within;
+    unsigned           ws_nseen;
+    const void        *ws_seen[RT_WS_SEEN];
 } rt_thread_t;
 
 /* The calling thread, at home, in no region. */

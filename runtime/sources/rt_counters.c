@@ -103,6 +103,11 @@ int rt_counters_region_end(const rt_sample_t *s, uint64_t *added)
     return bits;
 }
 
+int rt_counters_running_team(void)
+{
+    return active ? active->running_team : 0;
+}
+
 int rt_counters_intrusive(void)
 {
     return active ? active->intrusive : 0;

@@ -31,5 +31,8 @@ int rt_counters_region_end(const rt_sample_t *s, uint64_t *added);
 /* Whether the chosen source slows the execution it samples (its timings
  * are then not a fair "before"). */
 int rt_counters_intrusive(void);
+/* Whether the chosen source can sample a team that is already running (a
+ * worksharing loop inside one long execution: rt_sample_t.tids). */
+int rt_counters_running_team(void);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * What a source needs to know about one execution of a region, built by the
@@ -23,6 +24,9 @@ typedef struct rt_sample {
     int         once;       /* first sampled execution of the phase: sources that read a
                                snapshot (hints, replay) add only then */
     int         after;      /* the sample after a kept move (a replayed table says nothing of it) */
+    const pid_t *tids;      /* [team_size] the team's threads when they started before region_begin
+                               (a worksharing loop inside a running team, rt_events.c); NULL for a
+                               team about to fork, whose threads come to thread_begin */
 } rt_sample_t;
 
 #define RT_SOURCE_ARMED   1
@@ -49,6 +53,7 @@ typedef struct rt_source_ops {
      * keeps the phase open past `sample` executions). */
     int  (*region_end)(const rt_sample_t *s, uint64_t *added);
     int    intrusive;  /* sampling slows the sampled execution */
+    int    running_team; /* region_begin can sample a team already running (s->tids) */
 } rt_source_ops_t;
 
 extern const rt_source_ops_t rt_source_perf;

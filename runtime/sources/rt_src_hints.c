@@ -33,4 +33,5 @@ const rt_source_ops_t rt_source_hints = {
     .probe = probe,
     .region_end = region_end,
     .intrusive = 0,
+    .running_team = 1,
 };

@@ -509,6 +509,9 @@ static void region_begin(const rt_sample_t *r, const void *team)
     size_t stride = total > budget ? total / budget : 1;
     size_t offset = (size_t)(rotation++ * 7919u) % stride;  /* a prime step visits every residue */
     memset(tab->tid, 0, sizeof tab->tid);
+    if (r->tids) /* a running team: its threads will not come to thread_begin */
+        for (int i = 0; i < r->team_size; i++)
+            tab->tid[i] = r->tids[i];
     __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
     size_t k = 0, protected_pages = 0;
     for (int i = 0; i < nareas; i++) {
@@ -594,4 +597,5 @@ const rt_source_ops_t rt_source_pagefault = {
     .thread_begin = thread_begin,
     .region_end = region_end,
     .intrusive = 1,
+    .running_team = 1,
 };

@@ -133,7 +133,8 @@ def render(r, out, show_tnt):
                           "after_us", "outcome", "cpus"))
     for g in r["regions"]:
         cp = g["critical_path_ns"]
-        out.write(head.format(g["id"], g["parent"], g["symbol"][:28], g["team_size"], g["executions"],
+        name = ("loop " if g.get("construct") else "") + g["symbol"]
+        out.write(head.format(g["id"], g["parent"], name[:28], g["team_size"], g["executions"],
                               us(cp["mean"]), us(cp["before"]), us(cp["after"]), g["outcome"],
                               ",".join(str(c) for c in g["cpus"])))
         if g.get("why"):

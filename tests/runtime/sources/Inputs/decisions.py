@@ -6,7 +6,8 @@ OUTPUT holds program output and one-line JSON reports (a VM run that ran
 several programs); the K-th line (from 1) that starts with '{' is read.
 Printed: the source used, then for each region that ran at least
 MIN_EXECUTIONS times its function, outcome, the node most of each thread's
-sampled references went to, and the mapping.
+sampled references went to, and the mapping. Loops placed inside a region's
+one execution (constructs) are not regions of the program's and are left out.
 """
 import json
 import sys
@@ -18,7 +19,7 @@ def main(path, k, least):
     report = json.loads(reports[int(k) - 1])
     print("source", report["source"]["used"])
     for g in report["regions"]:
-        if g["executions"] < int(least):
+        if g["executions"] < int(least) or g.get("construct"):
             continue
         most = ["node {}".format(max(range(len(row)), key=lambda n: row[n])) if sum(row) else "none"
                 for row in g["tnt"]]
