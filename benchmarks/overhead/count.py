@@ -26,7 +26,7 @@ CONFIGS = {
 # the pagefault source (runtime/rt_fault.c). Callgrind counts, on every thread, what runs inside them.
 # A renamed entry point fails the run (checked against libompnuma.so's symbols) rather than count less.
 ENTRY_POINTS = ("on_thread_begin", "on_thread_end", "on_parallel_begin", "on_parallel_end",
-                "on_implicit_task", "on_sync_region", "dispatch")
+                "on_implicit_task", "on_sync_region", "on_work", "dispatch")
 STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
 
 
