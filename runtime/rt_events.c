@@ -14,6 +14,7 @@
 #include "rt_monitor.h"
 #include "rt_settings.h"
 #include "rt_symbol.h"
+#include "rt_topology.h"
 
 rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested, const void *team)
 {
@@ -209,9 +210,11 @@ void rt_event_thread_end(rt_thread_t *thr)
  * previous one). Once settled, a loop is no longer timed.
  */
 
+/* Only where a placement can differ: one node leaves nothing to gain, and
+ * every loop of every thread would pay for two callbacks. */
 int rt_event_loops_read(void)
 {
-    return rt_conf->mode == RT_MODE_LOOP && rt_conf->loops && rt_counters_running_team();
+    return rt_conf->mode == RT_MODE_LOOP && rt_conf->loops && rt_mach->topo.nnodes > 1 && rt_counters_running_team();
 }
 
 static int loop_settled(const rt_region_t *c)
