@@ -48,7 +48,7 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
  *
  * Nothing is sorted before a cursor needs it. Cursors rarely reach the bottom
  * of a column (nodes fill up first), and most of what they do pass over are
- * threads already placed on other nodes. So one pass per column only threads
+ * threads already placed on other nodes. So one pass (per two columns) only threads
  * its elements onto 2^bbits value buckets (linked lists in thread order, the
  * highest bucket read first, no counting pass), and when a cursor runs out,
  * the still unplaced threads of the next buckets (whole buckets, until 16 or
@@ -125,15 +125,20 @@ static void sort_bucket(cols_t *c, int d, int *run, uint64_t *tv, int k)
     kv_t *a = c->tmp, *x = c->tmp + c->n;
     for (int i = 0; i < k; i++)
         a[i] = (kv_t){ tv[i], run[i] };
-    for (int s = 0, sh = c->shift[d]; s < sh; s += 8) {
+    /* The bits below the bucket's prefix in as few passes of at most 8 bits
+     * as there must be, split evenly: the counts of a pass are cleared and
+     * summed over 2^bits entries, not 256 (a 13-bit remainder takes 7 + 6,
+     * 192 counts, rather than 8 + 5 over 512). */
+    int sh = c->shift[d], passes = (sh + 7) / 8, width = passes ? (sh + passes - 1) / passes : 0;
+    for (int s = 0; s < sh; s += width) {
         int count[257];
-        int bits = sh - s < 8 ? sh - s : 8;
+        int bits = sh - s < width ? sh - s : width;
         unsigned mask = (1u << bits) - 1;
-        memset(count, 0, sizeof count);
+        memset(count, 0, sizeof(int) * (mask + 2));
         /* Bucket mask - digit: descending order, stable within a digit. */
         for (int i = 0; i < k; i++)
             count[mask - ((a[i].v >> s) & mask) + 1]++;
-        for (int i = 1; i <= 256; i++)
+        for (unsigned i = 1; i <= mask + 1; i++)
             count[i] += count[i - 1];
         for (int i = 0; i < k; i++)
             x[count[mask - ((a[i].v >> s) & mask)]++] = a[i];
@@ -153,7 +158,9 @@ static void sort_bucket(cols_t *c, int d, int *run, uint64_t *tv, int k)
  * in one independent batch, so that a step reads it instead of waiting for
  * the row total and two floating-point operations.
  */
-static int load_chunk(cols_t *c, int d)
+/* Not inlined into top(): a cursor's usual step skips placed threads and
+ * returns, and should not pay for this function's registers and frame. */
+__attribute__((noinline)) static int load_chunk(cols_t *c, int d)
 {
     int n = c->n, nd = c->nd;
     const int *link = c->link + (size_t)d * n;
@@ -172,9 +179,12 @@ static int load_chunk(cols_t *c, int d)
         int k0 = k;
         for (int t = head[b]; t >= 0; t = link[t]) {
             run[k] = t;
-            tv[k] = col[(size_t)t * nd];
             k += !placed[t];
         }
+        /* The values after the walk, of the unplaced threads only: each is a
+         * cache line of the table, and these loads wait for no link. */
+        for (int i = k0; i < k; i++)
+            tv[i] = col[(size_t)run[i] * nd];
         if (k - k0 > 1)
             sort_bucket(c, d, run + k0, tv + k0, k - k0);
     }
@@ -277,12 +287,32 @@ static void bucket_columns(cols_t *c, const pl_topo_t *topo)
             continue;
         }
         c->bucket[d] = (1 << bb) - 1;
+    }
+    for (size_t i = 0; i < ((size_t)nd << bb); i++)
+        c->head[i] = -1;
+    /* Two columns per pass: the pair's values share a cache line of the
+     * table, which a column at a time loads once per column (measured: 2 to
+     * 4 % of a 1024 x 16 decision; four at a time spill registers and are
+     * slower). A node without cores is threaded too and never read. */
+    int d = 0;
+    for (; d + 2 <= nd; d += 2) {
+        int *restrict h0 = c->head + ((size_t)d << bb), *restrict h1 = h0 + (1 << bb);
+        int *restrict l0 = c->link + (size_t)d * n, *restrict l1 = l0 + n;
+        const uint64_t *restrict col = refs + d;
+        int s0 = c->shift[d], s1 = c->shift[d + 1];
+        for (t = n - 1; t >= 0; t--) {
+            uint64_t b0 = col[(size_t)t * nd] >> s0, b1 = col[(size_t)t * nd + 1] >> s1;
+            l0[t] = h0[b0];
+            h0[b0] = t;
+            l1[t] = h1[b1];
+            h1[b1] = t;
+        }
+    }
+    for (; d < nd; d++) {
         int *restrict head = c->head + ((size_t)d << bb);
         int *restrict link = c->link + (size_t)d * n;
         const uint64_t *restrict col = refs + d;
         int sh = c->shift[d];
-        for (int b = 0; b < 1 << bb; b++)
-            head[b] = -1;
         for (t = n - 1; t >= 0; t--) {
             uint64_t b = col[(size_t)t * nd] >> sh;
             link[t] = head[b];
@@ -485,7 +515,8 @@ typedef unsigned __int128 sel_key_t;
 typedef struct sel {
     cols_t *c;
     int p;          /* leaves: a power of two >= nd */
-    sel_key_t *tree;/* [2p] winner of each subtree */
+    uint64_t *hi;   /* [2p] winner of each subtree: its key's score bits ... */
+    uint64_t *lo;   /* [2p] ... and its thread and column */
     int *head;      /* [n] first column whose candidate is the thread, -1 none */
     int *next;      /* [nd] links of those lists */
 } sel_t;
@@ -496,7 +527,8 @@ static size_t critpath_sel_bytes(int n, int nd)
     while (p < nd)
         p *= 2;
     pl_arena_t a = { NULL, 0, 0 };
-    pl_i_take(&a, sizeof(sel_key_t) * 2 * (size_t)p);
+    pl_i_take(&a, sizeof(uint64_t) * 2 * (size_t)p);
+    pl_i_take(&a, sizeof(uint64_t) * 2 * (size_t)p);
     pl_i_take(&a, sizeof(int) * n);
     pl_i_take(&a, sizeof(int) * nd);
     return a.used;
@@ -509,28 +541,32 @@ static inline sel_key_t sel_key(double score, int t, int d)
     return ((sel_key_t)bits << 64) | ((uint64_t)(uint32_t)t << 32) | (uint32_t)d;
 }
 
-/* The smaller of two keys without a branch: which one wins is data, and a
- * compiler left to itself makes a (mispredicted) jump of a 128-bit select. */
-static inline sel_key_t sel_min(sel_key_t x, sel_key_t y)
+/* The smaller of two keys (hi, lo words) without a branch: which one wins is
+ * data, and a compiler left to itself makes a (mispredicted) jump of the
+ * select. An empty asm hides the mask's origin: otherwise the compiler turns
+ * the masks back into a select and the select into a jump. */
+static inline void sel_min(uint64_t *xh, uint64_t *xl, uint64_t yh, uint64_t yl)
 {
-    uint64_t m = -(uint64_t)(x < y); /* all ones when x wins */
-    /* An empty asm hides m's origin: otherwise the compiler turns the
-     * masks back into a select and the select into a jump. */
+    uint64_t m = -(uint64_t)(((sel_key_t)*xh << 64 | *xl) < ((sel_key_t)yh << 64 | yl));
     __asm__("" : "+r"(m));
-    uint64_t lo = ((uint64_t)x & m) | ((uint64_t)y & ~m);
-    uint64_t hi = ((uint64_t)(x >> 64) & m) | ((uint64_t)(y >> 64) & ~m);
-    return ((sel_key_t)hi << 64) | lo;
+    *xl = yl ^ ((*xl ^ yl) & m);
+    *xh = yh ^ ((*xh ^ yh) & m);
 }
 
-/* Re-seed leaf d with key x and replay its path to the root. */
+/* Re-seed leaf d with key x and replay its path to the root. The tree is
+ * two arrays of words (score bits; thread and column): a level is two
+ * loads, the compare, the selects and two stores, indexed without scaling. */
 static inline void sel_update(sel_t *s, int d, sel_key_t x)
 {
-    sel_key_t *tree = s->tree;
-    int i = s->p + d;
-    tree[i] = x;
+    uint64_t *hi = s->hi, *lo = s->lo;
+    uint64_t xh = (uint64_t)(x >> 64), xl = (uint64_t)x;
+    size_t i = (size_t)s->p + (size_t)d;
+    hi[i] = xh;
+    lo[i] = xl;
     for (; i > 1; i >>= 1) {
-        x = sel_min(x, tree[i ^ 1]);
-        tree[i >> 1] = x;
+        sel_min(&xh, &xl, hi[i ^ 1], lo[i ^ 1]);
+        hi[i >> 1] = xh;
+        lo[i >> 1] = xl;
     }
 }
 
@@ -575,7 +611,8 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
     sel_t s = { .c = &c, .p = 1 };
     while (s.p < nd)
         s.p *= 2;
-    s.tree = pl_i_take(a, sizeof(sel_key_t) * 2 * (size_t)s.p);
+    s.hi = pl_i_take(a, sizeof(uint64_t) * 2 * (size_t)s.p);
+    s.lo = pl_i_take(a, sizeof(uint64_t) * 2 * (size_t)s.p);
     s.head = pl_i_take(a, sizeof(int) * n);
     s.next = pl_i_take(a, sizeof(int) * nd);
     if (!s.next)
@@ -583,19 +620,14 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
     for (int t = 0; t < n; t++)
         s.head[t] = -1;
     for (int i = 0; i < 2 * s.p; i++)
-        s.tree[i] = SEL_NONE;
+        s.hi[i] = s.lo[i] = UINT64_MAX;
     for (int d = 0; d < nd; d++)
-        s.tree[s.p + d] = sel_refill(&s, d);
-    for (int i = s.p - 1; i >= 1; i--) {
-        sel_key_t l = s.tree[2 * i], r = s.tree[2 * i + 1];
-        s.tree[i] = sel_min(l, r);
-    }
+        sel_update(&s, d, sel_refill(&s, d));
     trace_begin(trace);
     for (int step = 0; step < n; step++) {
-        sel_key_t root = s.tree[1];
-        if (root == SEL_NONE)
+        if (s.hi[1] == UINT64_MAX) /* SEL_NONE: a NaN's bits, never a score's */
             return -ENOSPC;
-        int bd = (int)(uint32_t)root, bt = (int)(uint32_t)(root >> 32);
+        int bd = (int)(uint32_t)s.lo[1], bt = (int)(uint32_t)(s.lo[1] >> 32);
         if (trace) {
             /* e_max: the largest V among the candidates (the paper's getFistMaxElement). */
             int mt = -1, md = -1, first = trace->ncands;

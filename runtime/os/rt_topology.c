@@ -143,6 +143,30 @@ static const char *xml_unfit(const char *path)
     return err == EISDIR ? "a directory, not an hwloc XML file" : err ? rt_read_file_error(err) : NULL;
 }
 
+/*
+ * hwloc_topology_init loads every installed hwloc plugin (PCI, OpenCL,
+ * OpenGL, libxml2 on Debian): about 8 million instructions of dynamic
+ * loading and relocation, the largest part of a program's start-up cost
+ * under ompnuma. None of them changes what is read here: hwloc's default
+ * filters drop the I/O objects they add, and hwloc parses XML without
+ * libxml2. hwloc reads HWLOC_PLUGINS_PATH once, in hwloc_topology_init
+ * (when no other topology is alive); an empty path loads no plugin. It is
+ * set for that call only, unless the user set one (libomp too sets and
+ * removes a variable of its own while it starts).
+ */
+static int topology_init(hwloc_topology_t *topo)
+{
+    static const char var[] = "HWLOC_PLUGINS_PATH";
+    if (getenv(var))
+        return hwloc_topology_init(topo);
+    int set = setenv(var, "", 0) == 0;
+    int rc = hwloc_topology_init(topo), e = errno;
+    if (set)
+        unsetenv(var);
+    errno = e;
+    return rc;
+}
+
 static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
 {
     hwloc_topology_t topo;
@@ -152,7 +176,7 @@ static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
         return fail(err, errlen, "topology \"%s\": %s", spec, why);
     if (!(spec && *spec) && !(syn && *syn) && xml && *xml && (why = xml_unfit(xml)))
         return fail(err, errlen, "HWLOC_XMLFILE \"%s\": %s", xml, why);
-    if (hwloc_topology_init(&topo) != 0)
+    if (topology_init(&topo) != 0)
         return fail(err, errlen, "hwloc: cannot initialise: %s", strerror(errno));
     int rc = 0;
     if (spec && *spec) {

@@ -24,35 +24,49 @@ static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_NUMAB, RT_SOU
 static const rt_source_ops_t *active;
 static rt_source_t used = RT_SOURCE_AUTO;
 static char reason[RT_SOURCE_COUNT][160]; /* "" = available */
+/* Sources probed since the last init: the choice probes only the sources it
+ * may pick; the others are probed when their reason is read (the report,
+ * verbose output). PAPI's probe alone is about 15 million instructions of
+ * library set-up, on every run, for a source auto never picks. */
+static unsigned char probed[RT_SOURCE_COUNT];
 
 rt_source_t rt_counters_used(void)
 {
     return used;
 }
 
+static const char *probe_once(rt_source_t s)
+{
+    char *why = reason[s];
+    if (!probed[s]) {
+        why[0] = '\0';
+        if (sources[s]->probe(why, sizeof reason[s]) != 0 && !why[0])
+            snprintf(why, sizeof reason[s], "unavailable");
+        probed[s] = 1;
+    }
+    return why;
+}
+
 const char *rt_counters_reason(rt_source_t s)
 {
-    return (unsigned)s < RT_SOURCE_COUNT ? reason[s] : "";
+    return (unsigned)s < RT_SOURCE_COUNT ? probe_once(s) : "";
 }
 
 void rt_counters_probe(void)
 {
-    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++) {
-        char *why = reason[s];
-        why[0] = '\0';
-        if (sources[s]->probe(why, sizeof reason[s]) != 0 && !why[0])
-            snprintf(why, sizeof reason[s], "unavailable");
-    }
+    memset(probed, 0, sizeof probed);
+    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
+        probe_once(s);
 }
 
 void rt_counters_init(void)
 {
     used = RT_SOURCE_AUTO;
     active = NULL;
-    rt_counters_probe();
+    memset(probed, 0, sizeof probed);
     rt_source_t want = rt_conf->source;
     if (want != RT_SOURCE_AUTO) {
-        if (!reason[want][0]) {
+        if (!probe_once(want)[0]) {
             used = want;
         } else {
             rt_warn("OMP_PLACEMENT source=%s is unavailable (%s); using source=auto",
@@ -64,7 +78,7 @@ void rt_counters_init(void)
      * program's own attach hints are then the source. */
     int sampler_useful = rt_conf->track != RT_TRACK_API && rt_mach->topo.nnodes > 1;
     for (size_t i = 0; used == RT_SOURCE_AUTO && i < sizeof auto_order / sizeof *auto_order; i++)
-        if (!reason[auto_order[i]][0] && (auto_order[i] != RT_SOURCE_PAGEFAULT || sampler_useful))
+        if ((auto_order[i] != RT_SOURCE_PAGEFAULT || sampler_useful) && !probe_once(auto_order[i])[0])
             used = auto_order[i];
     if (used != RT_SOURCE_AUTO) {
         active = sources[used];
@@ -72,8 +86,8 @@ void rt_counters_init(void)
             active->start();
     }
     rt_verbose(1, "counter source: %s", active ? rt_source_name(used) : "none");
-    for (int s = RT_SOURCE_PERF; s < RT_SOURCE_COUNT; s++)
-        if (reason[s][0])
+    for (int s = RT_SOURCE_PERF; rt_log_verbosity >= 1 && s < RT_SOURCE_COUNT; s++)
+        if (probe_once(s)[0])
             rt_verbose(1, "counter source %s unavailable: %s", rt_source_name(s), reason[s]);
 }
 

@@ -7,11 +7,12 @@
 #include "rt_settings.h"
 #include "rt_sources.h"
 
-/* Probe every source, pick the configured one (or the best that works for
- * auto), and record why each other one is unavailable. */
+/* Pick the configured source (or the best that works for auto), probing
+ * only the sources the choice may take; the others are probed when
+ * rt_counters_reason is first asked about them. */
 void rt_counters_init(void);
 
-/* Only the probes (for `ompnuma topo`): fill the reasons. */
+/* Only the probes, all of them again (for `ompnuma topo`): fill the reasons. */
 void rt_counters_probe(void);
 
 /* The source in use (RT_SOURCE_AUTO: none works), and why source s is
