@@ -203,6 +203,24 @@ int pl_ondeloc_map(const pl_topo_t *topo, const pl_comm_matrix_t *comm, const in
     return moved;
 }
 
+double pl_ondeloc_local_share(const pl_comm_matrix_t *comm, const int *node)
+{
+    if (!comm || comm->nranks < 1 || !comm->volume || !node)
+        return -EINVAL;
+    int n = comm->nranks;
+    double all = 0, local = 0;
+    for (int x = 0; x < n; x++)
+        for (int y = 0; y < n; y++) {
+            if (x == y)
+                continue;
+            double v = (double)comm->volume[(size_t)x * n + y];
+            all += v;
+            if (node[x] >= 0 && node[x] == node[y])
+                local += v;
+        }
+    return all > 0 ? local / all : 0;
+}
+
 const char *pl_ondeloc_rule_name(pl_ondeloc_rule_t rule)
 {
     static const char *const names[PL_ONDELOC_RULE_COUNT] = {

@@ -78,6 +78,18 @@ int pl_ondeloc_map(const pl_topo_t *topo, const pl_comm_matrix_t *comm, const in
 const char *pl_ondeloc_rule_name(pl_ondeloc_rule_t rule); /* "previous", "round-robin", ... */
 
 /*
+ * The share of comm's volume that stays on a node under a mapping: the bytes
+ * between ranks x != y with node[x] == node[y] >= 0, over all bytes, in
+ * [0, 1] (0 when there are none). The mapper keeps its current mapping
+ * unless a new one raises this share by its min_gain: when every pairing
+ * keeps about the same share (all-to-all), pl_ondeloc_map's heaviest pair
+ * changes with the interval's noise and each new choice would move ranks
+ * and their memory for nothing. -EINVAL for comm or node NULL, nranks < 1
+ * or volume NULL.
+ */
+double pl_ondeloc_local_share(const pl_comm_matrix_t *comm, const int *node);
+
+/*
  * The mapping interval rule (Eq. 1 and 2): an unchanged mapping multiplies
  * the interval by v (the mapping is stable, decide less often), a changed one
  * divides it by v (adapt quickly), and the result is kept within

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/mempolicy.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,9 +14,11 @@
 #include <unistd.h>
 
 #include "process/pl_process.h"
+#include "rt_core.h"
 #include "rt_fault.h"
 #include "rt_log.h"
 #include "rt_mpimap.h"
+#include "rt_procfs.h"
 #include "rt_util.h"
 
 /* ---------------------------------------------------------------- settings */
@@ -29,6 +32,7 @@ static void defaults(rt_mpimap_settings_t *s)
     s->v = RT_MPIMAP_DEFAULT_V;
     s->min_interval_ms = RT_MPIMAP_DEFAULT_INTERVAL_MS;
     s->max_interval_ms = RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS;
+    s->min_gain = RT_MPIMAP_DEFAULT_MIN_GAIN;
 }
 
 /* A finite number in [lo, hi]; 0 on success. */
@@ -108,6 +112,13 @@ int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int war
                             VAR, v, s->max_interval_ms);
             } else
                 s->max_interval_ms = d;
+        } else if (!strcmp(k, "min_gain")) {
+            if (number(v, 0, 1, &d)) {
+                bad++;
+                if (warn)
+                    rt_warn("%s: min_gain=%s is not a fraction in 0..1; using %g", VAR, v, s->min_gain);
+            } else
+                s->min_gain = d;
         } else if (!strcmp(k, "v")) {
             if (number(v, 1.0, 1000, &d) || d <= 1.0) {
                 bad++;
@@ -157,10 +168,10 @@ int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int war
 
 void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g",
+    snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g,min_gain=%g",
              s->enabled ? "ondeloc" : "off", s->dry_run ? ",dry_run" : "",
              s->verbose ? ",verbose" : "", s->interval_ms, s->v, s->min_interval_ms,
-             s->max_interval_ms);
+             s->max_interval_ms, s->min_gain);
 }
 
 /* ---------------------------------------------------------- the rank's side */
@@ -190,21 +201,32 @@ static int sys_nice_effective(int on)
  * libraries' page cache): every rank of a host pulling the same pages to
  * its own node at once made the calls take seconds of system time each
  * (pairs in the 4-node VM 9x slower than without a move). The thread's
- * CAP_SYS_NICE is set aside for the call. Returns the pages left behind
- * (>= 0) or -errno. */
+ * CAP_SYS_NICE is set aside for the call. The source nodes are the ones
+ * this process may use memory on (get_mempolicy's MPOL_F_MEMS_ALLOWED), not
+ * every possible node: the kernel walks the whole address space once per
+ * source node (and scans the masks quadratically), and 1023 sources made
+ * one call take 2.5-6.6 s in the 4-node VM whatever it moved. Returns the
+ * pages left behind (>= 0) or -errno. */
 static long migrate_memory(int os_node)
 {
     if (os_node < 0 || os_node >= 64 * RT_MPISHM_MASK_WORDS)
         return -EINVAL;
     unsigned long from[RT_MPISHM_MASK_WORDS], to[RT_MPISHM_MASK_WORDS];
+    const unsigned long maxnode = 64 * RT_MPISHM_MASK_WORDS;
     memset(to, 0, sizeof to);
-    memset(from, 0xff, sizeof from);
+    if (syscall(SYS_get_mempolicy, NULL, from, maxnode, NULL, MPOL_F_MEMS_ALLOWED) != 0)
+        memset(from, 0xff, sizeof from); /* unknown: every node, slower but complete */
     to[os_node / 64] |= 1UL << (os_node % 64);
     from[os_node / 64] &= ~(1UL << (os_node % 64));
+    int any = 0;
+    for (int w = 0; w < RT_MPISHM_MASK_WORDS; w++)
+        any |= from[w] != 0;
+    if (!any)
+        return 0; /* the only node there is */
     int had = sys_nice_effective(0);
     if (had < 0)
         return -EPERM; /* moving shared pages is what must not happen */
-    long r = syscall(SYS_migrate_pages, 0, (unsigned long)(64 * RT_MPISHM_MASK_WORDS), from, to);
+    long r = syscall(SYS_migrate_pages, 0, maxnode, from, to);
     int err = errno;
     if (had)
         sys_nice_effective(1);
@@ -235,15 +257,37 @@ int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
     if (atomic_load_explicit(&row->epoch, memory_order_relaxed) != e1)
         return 0; /* the mapper is publishing again: take the next one */
     int failed = 0, threads;
-    long pages = 0;
+    long pages = (long)atomic_load_explicit(&row->applied_pages, memory_order_relaxed); /* the last move's */
     if (!any) {
         threads = 0;
     } else {
         threads = (allot ? allot : rt_affinity_allot)(&set, dry, &failed);
         if (threads < 0)
             threads = 0;
-        if (!dry && os_node >= 0)
+        /* The memory moves only when the rank's node changed: a new share
+         * of the same node (another rank came or left) moves threads only,
+         * and what the rank allocated since its last move is on the node
+         * already (first touch by its threads there). */
+        if (!dry && os_node >= 0
+            && atomic_load_explicit(&row->migrated_to, memory_order_relaxed) != os_node + 1) {
+            /* What the move costs, for the report and verbose: its time and
+             * the pages the host migrated meanwhile (host-wide: ranks that
+             * move at the same time count each other's pages too). */
+            int64_t v0 = rt_vmstat_counter("pgmigrate_success");
+            uint64_t t0 = rt_now_ns();
             pages = migrate_memory(os_node);
+            uint64_t ns = rt_now_ns() - t0;
+            int64_t v1 = rt_vmstat_counter("pgmigrate_success");
+            uint64_t moved = v0 >= 0 && v1 >= v0 ? (uint64_t)(v1 - v0) : 0;
+            atomic_fetch_add_explicit(&row->migrate_calls, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&row->migrate_ns, ns, memory_order_relaxed);
+            atomic_fetch_add_explicit(&row->migrate_moved, moved, memory_order_relaxed);
+            if (pages >= 0)
+                atomic_store_explicit(&row->migrated_to, os_node + 1, memory_order_relaxed);
+            rt_verbose(1, "mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
+                          "host meanwhile, %ld left",
+                       (int)row->world_rank, os_node, (double)ns / 1e6, (unsigned long long)moved, pages);
+        }
     }
     atomic_store_explicit(&row->applied_node, node, memory_order_relaxed);
     atomic_store_explicit(&row->applied_threads, threads, memory_order_relaxed);
@@ -271,12 +315,13 @@ struct rt_mpimap {
     int            n;             /* local ranks */
     uint64_t      *last;          /* [n * n] cumulative bytes at the last reading */
     uint64_t      *delta;         /* [n * n] the interval's bytes */
-    int           *prev, *node, *core;
+    int           *prev, *prev_core, *node, *core;
     pl_ondeloc_rule_t *why;
     void          *work;
     size_t         work_bytes;
     int            have_prev;
     int            decisions, changes, errors;
+    int            held;          /* new mappings not taken: below min_gain */
     double         interval_ms;
     remap_t       *tl;            /* every decision that changed the mapping */
     int            ntl, captl;
@@ -452,6 +497,20 @@ static void step(rt_mpimap_t *m)
                     "the current mapping", strerror(-moved));
         return;
     }
+    /* A new mapping that keeps hardly more of the traffic on-node than the
+     * current one is not worth its moves (all-to-all: any pairing keeps
+     * about the same share, and the heaviest pair is the interval's noise). */
+    double now_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->prev) : 0;
+    double new_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->node) : 0;
+    if (moved > 0 && m->have_prev && new_share - now_share < m->cfg.settings->min_gain) {
+        rt_verbose(1, "mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node "
+                      "instead of %.3f (min_gain %g)", m->cfg.host, new_share, now_share,
+                   m->cfg.settings->min_gain);
+        memcpy(m->node, m->prev, sizeof(int) * (size_t)n);
+        memcpy(m->core, m->prev_core, sizeof(int) * (size_t)n);
+        moved = 0;
+        m->held++;
+    }
     m->decisions++;
     double next = used;
     pl_ondeloc_interval_t rule = { m->cfg.settings->v, m->cfg.settings->min_interval_ms,
@@ -480,6 +539,7 @@ static void step(rt_mpimap_t *m)
         remember(m, &e);
     }
     memcpy(m->prev, m->node, sizeof(int) * (size_t)n);
+    memcpy(m->prev_core, m->core, sizeof(int) * (size_t)n);
     m->have_prev = 1;
     m->interval_ms = next;
 }
@@ -525,6 +585,7 @@ static void free_map(rt_mpimap_t *m)
     free(m->last);
     free(m->delta);
     free(m->prev);
+    free(m->prev_core);
     free(m->node);
     free(m->core);
     free(m->why);
@@ -575,12 +636,13 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     m->last = calloc(nn, sizeof *m->last);
     m->delta = calloc(nn, sizeof *m->delta);
     m->prev = calloc((size_t)m->n, sizeof(int));
+    m->prev_core = calloc((size_t)m->n, sizeof(int));
     m->node = calloc((size_t)m->n, sizeof(int));
     m->core = calloc((size_t)m->n, sizeof(int));
     m->why = calloc((size_t)m->n, sizeof *m->why);
     m->work_bytes = pl_ondeloc_workspace_bytes(m->n, cfg->topo->nnodes);
     m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
-    if (!m->last || !m->delta || !m->prev || !m->node || !m->core || !m->why || !m->work) {
+    if (!m->last || !m->delta || !m->prev || !m->prev_core || !m->node || !m->core || !m->why || !m->work) {
         free_map(m);
         return -ENOMEM;
     }
@@ -690,9 +752,11 @@ static void write_report(const rt_mpimap_t *m)
     fprintf(f, "],\n    \"dry_run\": %s,\n    \"local_ranks\": [", m->dry_run ? "true" : "false");
     for (int i = 0; i < m->n; i++)
         fprintf(f, "%s%d", i ? ", " : "", m->cfg.local_world[i]);
-    fprintf(f, "],\n    \"decisions\": %d,\n    \"remaps\": %d,\n    \"idle_intervals\": %llu,\n"
+    fprintf(f, "],\n    \"decisions\": %d,\n    \"remaps\": %d,\n    \"held_below_min_gain\": %d,\n"
+               "    \"idle_intervals\": %llu,\n"
                "    \"final_interval_ms\": %g,\n    \"dropped_remaps\": %d,\n    \"timeline\": [",
-            m->decisions, m->changes, (unsigned long long)m->idle_intervals, m->interval_ms, m->dropped);
+            m->decisions, m->changes, m->held, (unsigned long long)m->idle_intervals, m->interval_ms,
+            m->dropped);
     for (int k = 0; k < m->ntl; k++) {
         const remap_t *e = &m->tl[k];
         fprintf(f, "%s\n      {\"t_ms\": %.3f, \"interval_ms\": %g, \"next_interval_ms\": %g, "
@@ -714,7 +778,8 @@ static void write_report(const rt_mpimap_t *m)
                    "\"applied\": %llu, \"threads\": %d, \"threads_refused\": %d, \"pages_left\": %lld, "
                    "\"bytes\": %llu, \"msgs\": %llu, \"mpi_internal_bytes\": %llu, "
                    "\"mpi_internal_msgs\": %llu, \"ompnuma_bytes\": %llu, \"ompnuma_msgs\": %llu, "
-                   "\"untracked_persistent_starts\": %llu}",
+                   "\"untracked_persistent_starts\": %llu, \"migrations\": %llu, \"migrate_ms\": %.3f, "
+                   "\"host_pages_migrated\": %llu}",
                 i ? "," : "", m->cfg.local_world[i], (int)r->creator_pid, m->have_prev ? m->node[i] : -1,
                 (int)atomic_load(&r->applied_node), (unsigned long long)atomic_load(&r->applied_count),
                 (int)atomic_load(&r->applied_threads), (int)atomic_load(&r->applied_failed),
@@ -723,7 +788,10 @@ static void write_report(const rt_mpimap_t *m)
                 (unsigned long long)atomic_load(&r->internal_msgs),
                 (unsigned long long)atomic_load(&r->own_bytes),
                 (unsigned long long)atomic_load(&r->own_msgs),
-                (unsigned long long)atomic_load(&r->untracked_starts));
+                (unsigned long long)atomic_load(&r->untracked_starts),
+                (unsigned long long)atomic_load(&r->migrate_calls),
+                (double)atomic_load(&r->migrate_ns) / 1e6,
+                (unsigned long long)atomic_load(&r->migrate_moved));
     }
     fprintf(f, "\n    ],\n    \"matrix_bytes\": [");
     for (int i = 0; i < m->n; i++) {

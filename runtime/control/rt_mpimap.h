@@ -14,6 +14,7 @@
  *   <mpi>  ::= <item> { "," <item> }
  *   <item> ::= "off" | "ondeloc" | "dry_run" | "verbose" | <key> "=" <value>
  *   <key>  ::= interval | v | min_interval | max_interval      (milliseconds, v a ratio)
+ *            | min_gain                                       (a fraction in 0..1)
  *            | report | matrix | bindings | topology          (paths; bindings also "stderr")
  * Unset or empty: off. Every bad item gives one warning line naming the
  * variable, the value and what is used instead.
@@ -26,6 +27,7 @@ typedef struct rt_mpimap_settings {
     double v;                 /* interval slope, > 1 */
     double min_interval_ms;
     double max_interval_ms;
+    double min_gain;          /* share of the traffic a new mapping must bring on-node to replace the current one */
     char   report[PATH_MAX];  /* JSON timeline ("" none); "%h" is replaced by the host name */
     char   matrix[PATH_MAX];  /* communication matrix: ".mat" space-separated, else CSV */
     char   bindings[PATH_MAX];/* --report-bindings-like lines: "stderr" or a file */
@@ -35,6 +37,7 @@ typedef struct rt_mpimap_settings {
 #define RT_MPIMAP_DEFAULT_INTERVAL_MS 500.0   /* the paper's lower bound */
 #define RT_MPIMAP_DEFAULT_V 2.0               /* the paper's v */
 #define RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS 8000.0
+#define RT_MPIMAP_DEFAULT_MIN_GAIN 0.1
 
 /* Defaults, then value (NULL or "" = off). warn: print the warnings (one
  * rank of the job does, so the job prints each at most once). Returns the

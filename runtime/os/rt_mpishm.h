@@ -42,13 +42,17 @@ typedef struct rt_mpi_row {
     _Atomic int32_t  applied_node;
     _Atomic int32_t  applied_threads;   /* threads moved (or that would be, dry run) */
     _Atomic int32_t  applied_failed;    /* threads the kernel refused to move */
-    _Atomic int64_t  applied_pages;     /* migrate_pages result: pages left behind, or -errno */
+    _Atomic int64_t  applied_pages;     /* the last memory move's migrate_pages result: pages left, or -errno */
     _Atomic uint64_t applied_count;     /* remaps applied */
     /* traffic that is not the application's */
     _Atomic uint64_t internal_bytes, internal_msgs; /* MPI calls made inside other MPI calls */
     _Atomic uint64_t own_bytes, own_msgs;           /* ompnuma's own set-up and wind-down */
     _Atomic uint64_t untracked_starts;              /* persistent sends the table could not hold */
-    uint64_t pad1[4];
+    /* the memory moves of the remaps applied, written by the rank */
+    _Atomic uint64_t migrate_calls;     /* migrate_pages calls */
+    _Atomic uint64_t migrate_ns;        /* time in them */
+    _Atomic uint64_t migrate_moved;     /* pages the host migrated during them (/proc/vmstat) */
+    _Atomic int64_t  migrated_to;       /* 1 + the kernel node the memory last moved to, 0 none */
     rt_mpi_cell_t cell[];       /* [world_size] what this rank sent to each world rank */
 } rt_mpi_row_t;
 

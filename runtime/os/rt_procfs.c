@@ -136,3 +136,15 @@ int rt_numa_balancing_mode(void)
         return -1;
     return atoi(buf);
 }
+
+int64_t rt_vmstat_counter(const char *name)
+{
+    char buf[16384];
+    if (rt_procfs_read("/proc/vmstat", buf, sizeof buf) < 0)
+        return -1;
+    size_t len = strlen(name);
+    for (const char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, name, len) && l[len] == ' ')
+            return strtoll(l + len + 1, NULL, 10);
+    return -1;
+}

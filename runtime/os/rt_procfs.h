@@ -39,6 +39,11 @@ int rt_numa_faults_parse(const char *text, rt_numa_faults_t *out);
  * scratch space. 0 or -1 with errno. */
 int rt_numa_faults_read(pid_t tid, char *buf, size_t len, rt_numa_faults_t *out);
 
+/* The counter `name` of /proc/vmstat (host-wide, e.g. "pgmigrate_success"),
+ * or -1 when the file or the line is missing. Reads ~8 KiB into a stack
+ * buffer: for rare events (a remap), not hot paths. */
+int64_t rt_vmstat_counter(const char *name);
+
 /* /proc/sys/kernel/numa_balancing (0 off, 1 normal, 2 memory tiering, 3
  * both), or -1 when the kernel has none. */
 int rt_numa_balancing_mode(void);

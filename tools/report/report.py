@@ -201,20 +201,25 @@ def render_mpi(m, out):
         m["host"], len(m["local_ranks"]), m["world_size"], m.get("hosts", 1)))
     out.write("topology  {}: {} nodes, cores {}{}\n".format(
         m["topology"], m["nodes"], ",".join(str(c) for c in m["capacity"]), ", dry run" if m["dry_run"] else ""))
-    out.write("mapping   {} decisions, {} remaps, final interval {:g} ms\n\n".format(
-        m["decisions"], m["remaps"], m["final_interval_ms"]))
+    held = m.get("held_below_min_gain")
+    out.write("mapping   {} decisions, {} remaps{}, final interval {:g} ms\n\n".format(
+        m["decisions"], m["remaps"], "" if held is None else ", {} kept below min_gain".format(held),
+        m["final_interval_ms"]))
     out.write("{:>10} {:>11} {:>9} {:>12} {:>6}  {}\n".format("t_ms", "interval_ms", "next_ms", "bytes", "moved",
                                                           "node per local rank"))
     for e in m["timeline"]:
         out.write("{:>10.1f} {:>11g} {:>9g} {:>12} {:>6}  {}\n".format(
             e["t_ms"], e["interval_ms"], e["next_interval_ms"], e["bytes"], e["moved"],
             " ".join(str(d) for d in e["nodes"])))
-    out.write("\n{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10}\n".format(
-        "rank", "pid", "node", "applied", "threads", "bytes", "msgs", "mpi_bytes", "own_bytes"))
+    out.write("\n{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10} {:>6} {:>9}\n".format(
+        "rank", "pid", "node", "applied", "threads", "bytes", "msgs", "mpi_bytes", "own_bytes", "moves", "move_ms"))
     for r in m["ranks"]:
-        out.write("{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10}\n".format(
+        # Reports written before memory moves were timed have neither field.
+        moves = r.get("migrations")
+        out.write("{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10} {:>6} {:>9}\n".format(
             r["rank"], r["pid"], r["node"], r["applied_node"], r["threads"], r["bytes"], r["msgs"],
-            r["mpi_internal_bytes"], r["ompnuma_bytes"]))
+            r["mpi_internal_bytes"], r["ompnuma_bytes"], "-" if moves is None else moves,
+            "-" if moves is None else "{:.1f}".format(r.get("migrate_ms", 0))))
     out.write("\nbytes sent (rows: this host's ranks):\n")
     heatmap(m["local_ranks"], range(m["world_size"]), m["matrix_bytes"], out)
 
