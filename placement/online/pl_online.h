@@ -18,7 +18,9 @@
  *                                    when a migration was applied after the
  *                                    previous step (it paid off); a new
  *                                    migration is drawn;
- *        otherwise                   the period stays; a new migration is drawn;
+ *        otherwise                   the period stays; a new migration is
+ *                                    drawn, unless a migration was applied
+ *                                    after the previous step (see "rest");
  *   4. for a migration: the migrating thread m is the one with the lowest
  *      performance divided by the mean of its group (the paper's process);
  *      every destination gets tickets (below), a lottery drawn from the
@@ -27,6 +29,29 @@
  * The monitor moves the threads and then calls pl_imar_apply() with the move;
  * the next step judges that move. Nothing moves unless the caller applies it,
  * so a move the affinity owner refused is simply never judged or rolled back.
+ *
+ * Trial and rest (where this differs from the paper, and why). The paper
+ * draws a migration at every step that is not a rollback, and its period is
+ * the time between steps: a program whose mapping is already the best runs
+ * on a trial swap about half of the time (trial, rollback, trial, ...),
+ * whatever the period, and on a 2-node machine with a 2-thread team that
+ * trial makes every access remote. Here the period is how long a mapping
+ * that did not gain rests untouched, and a trial is short:
+ * - a step that draws a migration sets the wait until the next step
+ *   (next_ms) to period_min: a trial is judged after the shortest period;
+ * - a rollback (the period doubled), or a trial kept without a rise (within
+ *   the ratio but not above the previous total), or a trial that could not
+ *   be judged, draws nothing and sets next_ms to the period: the restored or
+ *   kept mapping runs the whole period before the next draw ("rest");
+ * - a trial that raised the total halves the period and draws the next one
+ *   at once (a placement still improving migrates at the shortest period, as
+ *   in the paper); a step with no trial to judge draws (next_ms =
+ *   period_min) after the comparison above.
+ * A mapping that keeps being confirmed thus spends period_min of every
+ * period_min + period on a trial: the share falls as the period doubles,
+ * to period_min / (period_min + period_max) (a fifth with the defaults).
+ * The rules that decide (ratio, doubling, halving, rollback, lottery) are
+ * the paper's.
  *
  * Where the paper leaves a case open, this is what is done (and why):
  * - Halving needs a migration to reward: after a rollback the total rises
@@ -210,7 +235,9 @@ typedef struct pl_imar {
                                   NULL: all threads are one group                   */
     double    *record;         /* [nthreads * nnodes] last P of thread t on node n,
                                   negative when none                                */
-    double     period_ms;      /* the period until the next step                    */
+    double     period_ms;      /* the adaptive period: how long a mapping rests     */
+    double     next_ms;        /* the wait until the next step: period_min after a
+                                  draw (a trial), else period_ms                    */
     double     prev_total;     /* the previous interval's total, negative: none     */
     int        prev_measured;  /* threads measured in the previous interval         */
     pl_imar_move_t pending;    /* applied since the last step, to be judged         */
@@ -218,8 +245,8 @@ typedef struct pl_imar {
 } pl_imar_t;
 
 /* Set up im over the caller's arrays: every record entry becomes
- * PL_IMAR_NO_RECORD, the period period_min_ms, no previous total, nothing
- * pending, the generator seeded with seed. params NULL = defaults. 0 or
+ * PL_IMAR_NO_RECORD, the period and the first wait (next_ms) period_min_ms,
+ * no previous total, nothing pending, the generator seeded with seed. params NULL = defaults. 0 or
  * -EINVAL: im, core_node, core or record NULL; nnodes outside
  * 1..PL_MAX_NODES; ncores or nthreads < 1; a core_node[] or core[] entry out
  * of range; a parameter outside its range (see pl_imar_params_t). */
@@ -281,7 +308,11 @@ typedef struct pl_imar_step {
     double           total;         /* this interval's total performance               */
     double           prev_total;    /* the previous one, negative when not comparable  */
     int              period_change; /* -1 halved, 0 kept (or at its bound), +1 doubled */
-    double           period_ms;     /* the period until the next step                  */
+    double           period_ms;     /* the adaptive period after this step             */
+    double           next_ms;       /* the wait until the next step (see "trial and
+                                       rest")                                          */
+    int              rest;          /* 1: the mapping rests for the period (rollback,
+                                       or a trial kept without a rise)                 */
     double           norm;          /* migration: m's normalised performance           */
     double           perf_from;     /* migration: record of m on from_core's node      */
     double           perf_to;       /* migration: record of m on to_core's node, or

@@ -48,7 +48,8 @@ typedef struct entry {
     double           perf_before;   /* the thread's P in the interval before the decision */
     double           perf_after;    /* its P in the interval after, negative: not measured (yet) */
     double           total, prev_total;
-    double           period_ms;     /* the period until the next step */
+    double           period_ms;     /* the adaptive period after the decision */
+    double           next_ms;       /* the wait until the next step */
     int              period_change;
     int              applied;       /* the affinity owner moved the threads (or, in dry run, would have) */
     int              err;           /* errno of a refused move */
@@ -440,6 +441,7 @@ static void record(uint64_t now, const pl_imar_step_t *out, int applied, int err
         .total = out->total,
         .prev_total = out->prev_total,
         .period_ms = out->period_ms,
+        .next_ms = out->next_ms,
         .period_change = out->period_change,
         .applied = applied,
         .err = err,
@@ -544,7 +546,7 @@ static void *monitor_main(void *arg)
         return NULL;
     }
     while (!mon.stop) {
-        double period = mon.have_team ? mon.im.period_ms : rt_conf->period_ms;
+        double period = mon.have_team ? mon.im.next_ms : rt_conf->period_ms;
         struct timespec dl;
         clock_gettime(CLOCK_MONOTONIC, &dl);
         uint64_t ns = (uint64_t)dl.tv_nsec + (uint64_t)(period * 1e6);
@@ -662,8 +664,8 @@ static void json_entry(FILE *f, const entry_t *e)
     json_number_or_null(f, e->perf_after);
     fprintf(f, ",\"total\":%.6g,\"prev_total\":", e->total);
     json_number_or_null(f, e->prev_total);
-    fprintf(f, ",\"period_ms\":%.6g,\"period_change\":%d,\"applied\":%s,\"error\":", e->period_ms,
-            e->period_change, e->applied ? "true" : "false");
+    fprintf(f, ",\"period_ms\":%.6g,\"next_ms\":%.6g,\"period_change\":%d,\"applied\":%s,\"error\":",
+            e->period_ms, e->next_ms, e->period_change, e->applied ? "true" : "false");
     if (e->err)
         rt_json_string(f, strerror(e->err));
     else
