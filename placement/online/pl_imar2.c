@@ -79,12 +79,14 @@ int pl_imar_perf_nopmu(const pl_topo_t *topo, const pl_imar_nopmu_t *s,
     if (!topo || !s || !perf || !s->refs || !weights_ok(w) || pl_check_topo(topo))
         return -EINVAL;
     if (s->node < 0 || s->node >= topo->nnodes || !nonneg(s->work) || !nonneg(s->cpu_s)
-        || !(s->wall_s > 0) || !isfinite(s->wall_s))
+        || !(s->wall_s > 0) || !isfinite(s->wall_s) || !nonneg(s->wait_s))
         return -EINVAL;
-    if (s->cpu_s == 0)
+    double active = s->wall_s - s->wait_s;
+    if (s->cpu_s == 0 || !(active > 0))
         return -ENODATA;
-    double rate = s->work > 0 ? s->work / s->cpu_s : 1.0;
-    double share = s->cpu_s < s->wall_s ? s->cpu_s / s->wall_s : 1.0;
+    double busy = s->cpu_s < active ? s->cpu_s : active;
+    double rate = s->work > 0 ? s->work / busy : 1.0;
+    double share = busy / active;
     double refs = 0;
     for (int d = 0; d < topo->nnodes; d++)
         refs += (double)s->refs[d];

@@ -103,16 +103,23 @@
  *   GIPS = instructions retired / 1e9 / seconds of the interval, instB =
  *   instructions / bytes of DRAM traffic, lat = mean memory access latency in
  *   cycles. Larger is better.
- * - Without one: P = rate^alpha * share^beta * (1/L)^gamma, with
- *   rate  = work / cpu_s: work units done per second of the thread's CPU
+ * - Without one: P = rate^alpha * share^beta * (1/L)^gamma, over the
+ *   thread's own time: active = wall_s - wait_s, the interval less the time
+ *   it waited at barriers, and busy = min(cpu_s, active):
+ *   rate  = work / busy: work units done per second of the thread's CPU
  *           time (the GIPS analogue). work = loop iterations dispatched plus
  *           implicit tasks completed (OMPT events) in the interval; when no
  *           work was counted (a region without worksharing) rate is 1;
- *   share = cpu_s / wall_s, at most 1: how much of the interval the thread
- *           ran; a thread sharing its core runs less (the paper's GIPS per
+ *   share = busy / active, at most 1: how much of that time the thread ran;
+ *           a thread sharing its core runs less (the paper's GIPS per
  *           second of the interval sees the same). With alpha = beta,
- *           rate * share = work per second of the interval, so time a fast
- *           thread spins at a barrier cancels out;
+ *           rate * share = work per second of the thread's own time.
+ *           Leaving the waits out matters for a team that meets at a
+ *           barrier: counted in, every member's work per second is the
+ *           slowest member's, so a migration that speeds up some threads
+ *           but not the slowest one cannot show (4 threads on 4 nodes, a
+ *           swap that brings 2 of them home). Spinning in a barrier burns
+ *           CPU time, hence busy is capped by active;
  *   L     = the mean memory latency of the thread's TNT row from the node it
  *           ran on, in local latencies: sum_d refs[d] * dist(n, d) /
  *           dist(n, n) / sum_d refs[d] (1 with no references). With one
@@ -173,12 +180,15 @@ typedef struct pl_imar_nopmu {
     double          wall_s;  /* length of the interval, > 0                                 */
     int             node;    /* node the thread ran on                                      */
     const uint64_t *refs;    /* [topo->nnodes] the thread's TNT row (references per node)   */
+    double          wait_s;  /* time of the interval it waited at barriers, >= 0 (0: none
+                                counted); left out of the interval (see "Performance")   */
 } pl_imar_nopmu_t;
 
 /* P without a PMU into *perf. 0, -EINVAL (NULL pointers, a bad topology as
  * pl_check says, node out of range, a value outside its range or not finite),
- * or -ENODATA when cpu_s is 0: the thread did not run, there is nothing to
- * judge; give it a negative performance (not measured) for this interval.
+ * or -ENODATA when cpu_s is 0 or wait_s >= wall_s: the thread did not run,
+ * or only waited, there is nothing to judge; give it a negative performance
+ * (not measured) for this interval, or keep its record where it ran.
  * w NULL = defaults. */
 int pl_imar_perf_nopmu(const pl_topo_t *topo, const pl_imar_nopmu_t *s,
                        const pl_imar_weights_t *w, double *perf);

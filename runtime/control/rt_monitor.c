@@ -84,7 +84,7 @@ static struct {
     int             cand_cap;
     int            *core, *our_cpu;
     double         *record, *perf;
-    uint64_t       *work, *cpu_ns, *dwork, *dcpu;
+    uint64_t       *work, *cpu_ns, *wait_ns, *dwork, *dcpu, *dwait;
     pl_imar_dest_t *dests;
     int             max_dests;
     pl_imar_t       im;
@@ -201,13 +201,15 @@ static void team_free(void)
     free(mon.perf);
     free(mon.work);
     free(mon.cpu_ns);
+    free(mon.wait_ns);
     free(mon.dwork);
     free(mon.dcpu);
+    free(mon.dwait);
     free(mon.dests);
     mon.member = NULL;
     mon.core = mon.our_cpu = NULL;
     mon.record = mon.perf = NULL;
-    mon.work = mon.cpu_ns = mon.dwork = mon.dcpu = NULL;
+    mon.work = mon.cpu_ns = mon.wait_ns = mon.dwork = mon.dcpu = mon.dwait = NULL;
     mon.dests = NULL;
     mon.have_team = 0;
 }
@@ -245,12 +247,14 @@ static int team_setup(const rt_region_t *r, int n)
     mon.perf = malloc(nn * sizeof *mon.perf);
     mon.work = malloc(nn * sizeof *mon.work);
     mon.cpu_ns = malloc(nn * sizeof *mon.cpu_ns);
+    mon.wait_ns = malloc(nn * sizeof *mon.wait_ns);
     mon.dwork = malloc(nn * sizeof *mon.dwork);
     mon.dcpu = malloc(nn * sizeof *mon.dcpu);
+    mon.dwait = malloc(nn * sizeof *mon.dwait);
     mon.max_dests = mon.ncores + n;
     mon.dests = malloc((size_t)mon.max_dests * sizeof *mon.dests);
-    if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns || !mon.dwork || !mon.dcpu ||
-        !mon.dests) {
+    if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns || !mon.wait_ns || !mon.dwork ||
+        !mon.dcpu || !mon.dwait || !mon.dests) {
         team_free();
         return -1;
     }
@@ -271,10 +275,26 @@ static int team_setup(const rt_region_t *r, int n)
     return 0;
 }
 
-/* The interval starts now: each thread's work and CPU time so far. */
+/* Thread m's barrier waits up to now, the open one included. The thread
+ * clears wait_since before it adds the ended wait to wait_ns: a read that
+ * saw the wait open and then its sum is taken again. */
+static uint64_t waited(const rt_thread_t *m, uint64_t now)
+{
+    uint64_t w = 0;
+    for (int tries = 0; tries < 4; tries++) {
+        uint64_t since = __atomic_load_n(&m->wait_since, __ATOMIC_ACQUIRE);
+        w = __atomic_load_n(&m->wait_ns, __ATOMIC_ACQUIRE);
+        if (since == __atomic_load_n(&m->wait_since, __ATOMIC_ACQUIRE))
+            return w + (since && now > since ? now - since : 0);
+    }
+    return w;
+}
+
+/* The interval starts now: each thread's work, CPU time and waits so far. */
 static void baseline(uint64_t now)
 {
     for (int t = 0; mon.have_team && t < mon.n; t++) {
+        mon.wait_ns[t] = waited(mon.member[t], now);
         mon.work[t] = __atomic_load_n(&mon.member[t]->work, __ATOMIC_RELAXED);
         if (rt_task_cpu_ns(mon.member[t]->place.tid, &mon.cpu_ns[t]) != 0)
             mon.cpu_ns[t] = UINT64_MAX;
@@ -323,11 +343,15 @@ static int measure(uint64_t now, const rt_region_t *r)
     double wall = (double)(now - mon.last_ns) / 1e9;
     const uint64_t *tnt = pick_tnt(r);
     mon.used_tnt = tnt != NULL;
-    uint64_t *cpu = mon.dcpu, *work = mon.dwork;
+    uint64_t *cpu = mon.dcpu, *work = mon.dwork, *wait = mon.dwait;
     int measurable = 0, enough = 0;
     for (int t = 0; t < mon.n; t++) {
         const rt_thread_t *m = mon.member[t];
-        uint64_t w = __atomic_load_n(&m->work, __ATOMIC_RELAXED), c;
+        uint64_t w = __atomic_load_n(&m->work, __ATOMIC_RELAXED), c, waits = waited(m, now);
+        /* A wait dropped (its end never reported) can make the sum go back. */
+        wait[t] = waits > mon.wait_ns[t] ? waits - mon.wait_ns[t] : 0;
+        if (wait[t] > now - mon.last_ns)
+            wait[t] = now - mon.last_ns;
         cpu[t] = UINT64_MAX;
         if (mon.cpu_ns[t] == UINT64_MAX || rt_task_cpu_ns(m->place.tid, &c) != 0 || c < mon.cpu_ns[t] || wall <= 0)
             continue;
@@ -335,7 +359,8 @@ static int measure(uint64_t now, const rt_region_t *r)
         work[t] = w - mon.work[t];
         measurable++;
         enough += work[t] >= WORK_MIN;
-        rt_verbose(2, "monitor: thread %d work %llu cpu %llu", t, (unsigned long long)work[t], (unsigned long long)cpu[t]);
+        rt_verbose(2, "monitor: thread %d work %llu cpu %llu wait %llu", t, (unsigned long long)work[t],
+                   (unsigned long long)cpu[t], (unsigned long long)wait[t]);
     }
     if (mon.unit == UNIT_NONE && enough > 0) {
         mon.unit = UNIT_WORK;
@@ -352,6 +377,14 @@ static int measure(uint64_t now, const rt_region_t *r)
             mon.unmeasured++;
             continue;
         }
+        /* Waiting at barriers all interval, or without a unit of work while
+         * the team counts work: the thread was not seen running, and its
+         * last P where it runs stands for it (none yet: not measured). */
+        if (wait[t] && (mon.unit == UNIT_WORK ? !work[t] : wait[t] >= now - mon.last_ns)) {
+            mon.perf[t] = mon.record[(size_t)t * (size_t)mon.nnodes + (size_t)mon.core_node[mon.core[t]]];
+            mon.unmeasured += mon.perf[t] < 0;
+            continue;
+        }
         if (mon.unit == UNIT_WORK && !work[t]) {
             mon.perf[t] = 0.0;
             continue;
@@ -362,6 +395,7 @@ static int measure(uint64_t now, const rt_region_t *r)
             .wall_s = wall,
             .node = mon.core_node[mon.core[t]],
             .refs = tnt ? tnt + (size_t)t * (size_t)mon.nnodes : no_refs,
+            .wait_s = (double)wait[t] / 1e9,
         };
         if (pl_imar_perf_nopmu(&rt_mach->pl, &s, NULL, &mon.perf[t]) != 0) {
             mon.perf[t] = -1.0; /* did not run in the interval: nothing to judge */

@@ -36,6 +36,12 @@ typedef struct rt_thread {
      * it): written by the thread alone, in its own record, read by the
      * migration monitor once per period (control/rt_monitor.c). */
     uint64_t     work;
+    /* Time waited at barriers, for the same monitor: the sum of the waits
+     * that ended, and when the open one began (0: none). The thread writes
+     * both (clearing wait_since before adding to wait_ns: a reader that sees
+     * neither misses a wait for one period, never counts it twice). */
+    uint64_t     wait_ns;
+    uint64_t     wait_since;
 } rt_thread_t;
 
 /* The calling thread, at home, in no region. */
