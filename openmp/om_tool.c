@@ -191,11 +191,22 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     implicit_task(thr, endpoint, parallel_data, actual_parallelism, index);
 }
 
+/* What on_sync_region serves, fixed at tool initialization. */
+static int barriers_read, waits_read;
+
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
 {
     OM_CHAIN(ompt_callback_sync_region, ompt_callback_sync_region_t, kind, endpoint, om_user_data(parallel_data), task_data,
              codeptr_ra);
+    /* Every barrier, for the migration monitor: time a thread waits there
+     * for slower ones says nothing of how fast it runs where it is. */
+    if (waits_read && kind != ompt_sync_region_taskwait && kind != ompt_sync_region_taskgroup &&
+        kind != ompt_sync_region_reduction) {
+        om_thread_t *thr = (om_thread_t *)rt_thread_current();
+        if (thr)
+            rt_event_wait(&thr->rt, endpoint == ompt_scope_begin);
+    }
     /* The end of a loop's barrier (or of an explicit one after a nowait
      * loop) closes the loop's execution when it is placed while its region
      * runs: a primary with a loop open, nothing else. */
@@ -210,7 +221,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     /* Arrival at the region's closing barrier ends a thread's busy time,
      * when this execution is timed at all (the team word says so: a settled
      * region's untimed executions cost no thread lookup here). */
-    if (kind != ompt_sync_region_barrier_implicit_parallel && kind != ompt_sync_region_barrier_implicit)
+    if (!barriers_read ||
+        (kind != ompt_sync_region_barrier_implicit_parallel && kind != ompt_sync_region_barrier_implicit))
         return;
     const om_team_data_t *team = om_team_of(parallel_data);
     if (!team || team_timed(team->word)) {
@@ -284,7 +296,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
      * explicit and workshare ones too: not registered when nothing reads what
      * it gives (a chained tool's own registration still reaches the runtime,
      * through om_chain.c's wrapper). */
-    if (rt_event_barriers_read())
+    barriers_read = rt_event_barriers_read();
+    waits_read = rt_event_waits_read();
+    if (barriers_read || waits_read)
         REGISTER(ompt_callback_sync_region, on_sync_region);
     REGISTER(ompt_callback_control_tool, on_control_tool);
     if (rt_conf->migrate != RT_MIGRATE_OFF)

@@ -186,6 +186,27 @@ void rt_event_work(rt_thread_t *thr, uint64_t units)
     __atomic_store_n(&thr->work, thr->work + units, __ATOMIC_RELAXED);
 }
 
+int rt_event_waits_read(void)
+{
+    return rt_conf->migrate != RT_MIGRATE_OFF;
+}
+
+void rt_event_wait(rt_thread_t *thr, int begin)
+{
+    uint64_t now = rt_now_ns();
+    if (begin) {
+        /* A wait whose end was never reported is dropped, not stretched
+         * over the work done since. */
+        __atomic_store_n(&thr->wait_since, now, __ATOMIC_RELEASE);
+        return;
+    }
+    uint64_t since = thr->wait_since;
+    if (!since || now < since)
+        return;
+    __atomic_store_n(&thr->wait_since, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&thr->wait_ns, thr->wait_ns + (now - since), __ATOMIC_RELEASE);
+}
+
 void rt_event_thread_end(rt_thread_t *thr)
 {
     rt_monitor_thread_end(thr);

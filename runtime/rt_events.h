@@ -40,6 +40,11 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed);
  * what the migration monitor counts as progress. No lock, no allocation, its
  * own record only. */
 void rt_event_work(rt_thread_t *thr, uint64_t units);
+/* The thread begins (begin = 1) or ends waiting at a barrier: the time the
+ * migration monitor leaves out of its work rate. Its own record only. */
+void rt_event_wait(rt_thread_t *thr, int begin);
+/* Whether barrier waits are read (the migration monitor runs). */
+int rt_event_waits_read(void);
 /* The thread ends: nothing may read its record afterwards (the monitor
  * finishes a step first; regions drop it as a member). */
 void rt_event_thread_end(rt_thread_t *thr);

@@ -79,12 +79,14 @@ int pl_imar_perf_nopmu(const pl_topo_t *topo, const pl_imar_nopmu_t *s,
     if (!topo || !s || !perf || !s->refs || !weights_ok(w) || pl_check_topo(topo))
         return -EINVAL;
     if (s->node < 0 || s->node >= topo->nnodes || !nonneg(s->work) || !nonneg(s->cpu_s)
-        || !(s->wall_s > 0) || !isfinite(s->wall_s))
+        || !(s->wall_s > 0) || !isfinite(s->wall_s) || !nonneg(s->wait_s))
         return -EINVAL;
-    if (s->cpu_s == 0)
+    double active = s->wall_s - s->wait_s;
+    if (s->cpu_s == 0 || !(active > 0))
         return -ENODATA;
-    double rate = s->work > 0 ? s->work / s->cpu_s : 1.0;
-    double share = s->cpu_s < s->wall_s ? s->cpu_s / s->wall_s : 1.0;
+    double busy = s->cpu_s < active ? s->cpu_s : active;
+    double rate = s->work > 0 ? s->work / busy : 1.0;
+    double share = busy / active;
     double refs = 0;
     for (int d = 0; d < topo->nnodes; d++)
         refs += (double)s->refs[d];
@@ -150,6 +152,7 @@ int pl_imar_init(pl_imar_t *im, const pl_imar_params_t *params,
     for (size_t i = 0; i < (size_t)nthreads * nnodes; i++)
         record[i] = PL_IMAR_NO_RECORD;
     im->period_ms = params->period_min_ms;
+    im->next_ms = params->period_min_ms;
     im->prev_total = -1.0;
     im->prev_measured = 0;
     im->pending = no_move;
@@ -338,6 +341,15 @@ int pl_imar_apply(pl_imar_t *im, const pl_imar_move_t *mv)
 
 /* ---- one IMAR2 interval ------------------------------------------------- */
 
+/* The mapping in place (restored, or kept without a gain) runs untouched for
+ * the whole period before the next draw. */
+static void rest(pl_imar_t *im, pl_imar_step_t *out)
+{
+    out->period_ms = im->period_ms;
+    out->next_ms = im->next_ms = im->period_ms;
+    out->rest = 1;
+}
+
 int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int max_dests,
                   pl_imar_step_t *out)
 {
@@ -368,6 +380,7 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     double prev = im->prev_total;
     im->prev_total = measured > 0 ? total : -1.0;
     im->prev_measured = measured;
+    int improved = 0;
     if (comparable) {
         out->prev_total = prev;
         if (total < p->ratio * prev) {
@@ -379,7 +392,7 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
                 out->action = PL_IMAR_ROLLBACK;
                 out->move = (pl_imar_move_t){ judged.thread, judged.to_core, judged.from_core,
                                               judged.partner, 1 };
-                out->period_ms = im->period_ms;
+                rest(im, out);
                 return 0;
             }
         } else if (total > prev && have_move) {
@@ -387,9 +400,17 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
             next = next < p->period_min_ms ? p->period_min_ms : next;
             out->period_change = -(next < im->period_ms);
             im->period_ms = next;
+            improved = 1;
         }
     }
+    /* A trial kept without a rise (or that could not be judged) has not
+     * earned another one at once: the mapping rests for the period first. */
+    if (have_move && !improved) {
+        rest(im, out);
+        return 0;
+    }
     out->period_ms = im->period_ms;
+    out->next_ms = im->next_ms = im->period_ms;
 
     int m;
     double norm;
@@ -409,6 +430,8 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
         return 0;   /* one node only, or every ticket count 0: nothing to draw */
     const pl_imar_dest_t *w = &dests[win];
     out->action = PL_IMAR_MIGRATE;
+    /* A trial is judged after the shortest period, whatever the period. */
+    out->next_ms = im->next_ms = p->period_min_ms;
     out->move = (pl_imar_move_t){ m, im->core[m], w->core, w->partner, 0 };
     out->tickets = w->tickets;
     out->perf_from = rec(im, m, node_of(im, m));

@@ -18,7 +18,9 @@
  *                                    when a migration was applied after the
  *                                    previous step (it paid off); a new
  *                                    migration is drawn;
- *        otherwise                   the period stays; a new migration is drawn;
+ *        otherwise                   the period stays; a new migration is
+ *                                    drawn, unless a migration was applied
+ *                                    after the previous step (see "rest");
  *   4. for a migration: the migrating thread m is the one with the lowest
  *      performance divided by the mean of its group (the paper's process);
  *      every destination gets tickets (below), a lottery drawn from the
@@ -27,6 +29,29 @@
  * The monitor moves the threads and then calls pl_imar_apply() with the move;
  * the next step judges that move. Nothing moves unless the caller applies it,
  * so a move the affinity owner refused is simply never judged or rolled back.
+ *
+ * Trial and rest (where this differs from the paper, and why). The paper
+ * draws a migration at every step that is not a rollback, and its period is
+ * the time between steps: a program whose mapping is already the best runs
+ * on a trial swap about half of the time (trial, rollback, trial, ...),
+ * whatever the period, and on a 2-node machine with a 2-thread team that
+ * trial makes every access remote. Here the period is how long a mapping
+ * that did not gain rests untouched, and a trial is short:
+ * - a step that draws a migration sets the wait until the next step
+ *   (next_ms) to period_min: a trial is judged after the shortest period;
+ * - a rollback (the period doubled), or a trial kept without a rise (within
+ *   the ratio but not above the previous total), or a trial that could not
+ *   be judged, draws nothing and sets next_ms to the period: the restored or
+ *   kept mapping runs the whole period before the next draw ("rest");
+ * - a trial that raised the total halves the period and draws the next one
+ *   at once (a placement still improving migrates at the shortest period, as
+ *   in the paper); a step with no trial to judge draws (next_ms =
+ *   period_min) after the comparison above.
+ * A mapping that keeps being confirmed thus spends period_min of every
+ * period_min + period on a trial: the share falls as the period doubles,
+ * to period_min / (period_min + period_max) (a fifth with the defaults).
+ * The rules that decide (ratio, doubling, halving, rollback, lottery) are
+ * the paper's.
  *
  * Where the paper leaves a case open, this is what is done (and why):
  * - Halving needs a migration to reward: after a rollback the total rises
@@ -78,16 +103,23 @@
  *   GIPS = instructions retired / 1e9 / seconds of the interval, instB =
  *   instructions / bytes of DRAM traffic, lat = mean memory access latency in
  *   cycles. Larger is better.
- * - Without one: P = rate^alpha * share^beta * (1/L)^gamma, with
- *   rate  = work / cpu_s: work units done per second of the thread's CPU
+ * - Without one: P = rate^alpha * share^beta * (1/L)^gamma, over the
+ *   thread's own time: active = wall_s - wait_s, the interval less the time
+ *   it waited at barriers, and busy = min(cpu_s, active):
+ *   rate  = work / busy: work units done per second of the thread's CPU
  *           time (the GIPS analogue). work = loop iterations dispatched plus
  *           implicit tasks completed (OMPT events) in the interval; when no
  *           work was counted (a region without worksharing) rate is 1;
- *   share = cpu_s / wall_s, at most 1: how much of the interval the thread
- *           ran; a thread sharing its core runs less (the paper's GIPS per
+ *   share = busy / active, at most 1: how much of that time the thread ran;
+ *           a thread sharing its core runs less (the paper's GIPS per
  *           second of the interval sees the same). With alpha = beta,
- *           rate * share = work per second of the interval, so time a fast
- *           thread spins at a barrier cancels out;
+ *           rate * share = work per second of the thread's own time.
+ *           Leaving the waits out matters for a team that meets at a
+ *           barrier: counted in, every member's work per second is the
+ *           slowest member's, so a migration that speeds up some threads
+ *           but not the slowest one cannot show (4 threads on 4 nodes, a
+ *           swap that brings 2 of them home). Spinning in a barrier burns
+ *           CPU time, hence busy is capped by active;
  *   L     = the mean memory latency of the thread's TNT row from the node it
  *           ran on, in local latencies: sum_d refs[d] * dist(n, d) /
  *           dist(n, n) / sum_d refs[d] (1 with no references). With one
@@ -148,12 +180,15 @@ typedef struct pl_imar_nopmu {
     double          wall_s;  /* length of the interval, > 0                                 */
     int             node;    /* node the thread ran on                                      */
     const uint64_t *refs;    /* [topo->nnodes] the thread's TNT row (references per node)   */
+    double          wait_s;  /* time of the interval it waited at barriers, >= 0 (0: none
+                                counted); left out of the interval (see "Performance")   */
 } pl_imar_nopmu_t;
 
 /* P without a PMU into *perf. 0, -EINVAL (NULL pointers, a bad topology as
  * pl_check says, node out of range, a value outside its range or not finite),
- * or -ENODATA when cpu_s is 0: the thread did not run, there is nothing to
- * judge; give it a negative performance (not measured) for this interval.
+ * or -ENODATA when cpu_s is 0 or wait_s >= wall_s: the thread did not run,
+ * or only waited, there is nothing to judge; give it a negative performance
+ * (not measured) for this interval, or keep its record where it ran.
  * w NULL = defaults. */
 int pl_imar_perf_nopmu(const pl_topo_t *topo, const pl_imar_nopmu_t *s,
                        const pl_imar_weights_t *w, double *perf);
@@ -210,7 +245,9 @@ typedef struct pl_imar {
                                   NULL: all threads are one group                   */
     double    *record;         /* [nthreads * nnodes] last P of thread t on node n,
                                   negative when none                                */
-    double     period_ms;      /* the period until the next step                    */
+    double     period_ms;      /* the adaptive period: how long a mapping rests     */
+    double     next_ms;        /* the wait until the next step: period_min after a
+                                  draw (a trial), else period_ms                    */
     double     prev_total;     /* the previous interval's total, negative: none     */
     int        prev_measured;  /* threads measured in the previous interval         */
     pl_imar_move_t pending;    /* applied since the last step, to be judged         */
@@ -218,8 +255,8 @@ typedef struct pl_imar {
 } pl_imar_t;
 
 /* Set up im over the caller's arrays: every record entry becomes
- * PL_IMAR_NO_RECORD, the period period_min_ms, no previous total, nothing
- * pending, the generator seeded with seed. params NULL = defaults. 0 or
+ * PL_IMAR_NO_RECORD, the period and the first wait (next_ms) period_min_ms,
+ * no previous total, nothing pending, the generator seeded with seed. params NULL = defaults. 0 or
  * -EINVAL: im, core_node, core or record NULL; nnodes outside
  * 1..PL_MAX_NODES; ncores or nthreads < 1; a core_node[] or core[] entry out
  * of range; a parameter outside its range (see pl_imar_params_t). */
@@ -281,7 +318,11 @@ typedef struct pl_imar_step {
     double           total;         /* this interval's total performance               */
     double           prev_total;    /* the previous one, negative when not comparable  */
     int              period_change; /* -1 halved, 0 kept (or at its bound), +1 doubled */
-    double           period_ms;     /* the period until the next step                  */
+    double           period_ms;     /* the adaptive period after this step             */
+    double           next_ms;       /* the wait until the next step (see "trial and
+                                       rest")                                          */
+    int              rest;          /* 1: the mapping rests for the period (rollback,
+                                       or a trial kept without a rise)                 */
     double           norm;          /* migration: m's normalised performance           */
     double           perf_from;     /* migration: record of m on from_core's node      */
     double           perf_to;       /* migration: record of m on to_core's node, or

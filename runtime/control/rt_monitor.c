@@ -48,7 +48,8 @@ typedef struct entry {
     double           perf_before;   /* the thread's P in the interval before the decision */
     double           perf_after;    /* its P in the interval after, negative: not measured (yet) */
     double           total, prev_total;
-    double           period_ms;     /* the period until the next step */
+    double           period_ms;     /* the adaptive period after the decision */
+    double           next_ms;       /* the wait until the next step */
     int              period_change;
     int              applied;       /* the affinity owner moved the threads (or, in dry run, would have) */
     int              err;           /* errno of a refused move */
@@ -83,7 +84,7 @@ static struct {
     int             cand_cap;
     int            *core, *our_cpu;
     double         *record, *perf;
-    uint64_t       *work, *cpu_ns, *dwork, *dcpu;
+    uint64_t       *work, *cpu_ns, *wait_ns, *dwork, *dcpu, *dwait;
     pl_imar_dest_t *dests;
     int             max_dests;
     pl_imar_t       im;
@@ -200,13 +201,15 @@ static void team_free(void)
     free(mon.perf);
     free(mon.work);
     free(mon.cpu_ns);
+    free(mon.wait_ns);
     free(mon.dwork);
     free(mon.dcpu);
+    free(mon.dwait);
     free(mon.dests);
     mon.member = NULL;
     mon.core = mon.our_cpu = NULL;
     mon.record = mon.perf = NULL;
-    mon.work = mon.cpu_ns = mon.dwork = mon.dcpu = NULL;
+    mon.work = mon.cpu_ns = mon.wait_ns = mon.dwork = mon.dcpu = mon.dwait = NULL;
     mon.dests = NULL;
     mon.have_team = 0;
 }
@@ -244,12 +247,14 @@ static int team_setup(const rt_region_t *r, int n)
     mon.perf = malloc(nn * sizeof *mon.perf);
     mon.work = malloc(nn * sizeof *mon.work);
     mon.cpu_ns = malloc(nn * sizeof *mon.cpu_ns);
+    mon.wait_ns = malloc(nn * sizeof *mon.wait_ns);
     mon.dwork = malloc(nn * sizeof *mon.dwork);
     mon.dcpu = malloc(nn * sizeof *mon.dcpu);
+    mon.dwait = malloc(nn * sizeof *mon.dwait);
     mon.max_dests = mon.ncores + n;
     mon.dests = malloc((size_t)mon.max_dests * sizeof *mon.dests);
-    if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns || !mon.dwork || !mon.dcpu ||
-        !mon.dests) {
+    if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns || !mon.wait_ns || !mon.dwork ||
+        !mon.dcpu || !mon.dwait || !mon.dests) {
         team_free();
         return -1;
     }
@@ -270,10 +275,26 @@ static int team_setup(const rt_region_t *r, int n)
     return 0;
 }
 
-/* The interval starts now: each thread's work and CPU time so far. */
+/* Thread m's barrier waits up to now, the open one included. The thread
+ * clears wait_since before it adds the ended wait to wait_ns: a read that
+ * saw the wait open and then its sum is taken again. */
+static uint64_t waited(const rt_thread_t *m, uint64_t now)
+{
+    uint64_t w = 0;
+    for (int tries = 0; tries < 4; tries++) {
+        uint64_t since = __atomic_load_n(&m->wait_since, __ATOMIC_ACQUIRE);
+        w = __atomic_load_n(&m->wait_ns, __ATOMIC_ACQUIRE);
+        if (since == __atomic_load_n(&m->wait_since, __ATOMIC_ACQUIRE))
+            return w + (since && now > since ? now - since : 0);
+    }
+    return w;
+}
+
+/* The interval starts now: each thread's work, CPU time and waits so far. */
 static void baseline(uint64_t now)
 {
     for (int t = 0; mon.have_team && t < mon.n; t++) {
+        mon.wait_ns[t] = waited(mon.member[t], now);
         mon.work[t] = __atomic_load_n(&mon.member[t]->work, __ATOMIC_RELAXED);
         if (rt_task_cpu_ns(mon.member[t]->place.tid, &mon.cpu_ns[t]) != 0)
             mon.cpu_ns[t] = UINT64_MAX;
@@ -289,19 +310,14 @@ static int nonzero(const uint64_t *v, size_t n)
     return 0;
 }
 
-/* The TNT the threads' latency is read from: the running region's, else
- * the latest outermost region of the same team size that has one. */
+/* The TNT the threads' latency is read from: the running region's only.
+ * Another region's rows say where that region's thread i referenced memory,
+ * not this one's: a first-touch loop whose thread i filled the block thread
+ * j sweeps later would make every move toward the data look like a loss
+ * (on 4x1, a latency factor of 4 against a work rate 2-3 times higher). */
 static const uint64_t *pick_tnt(const rt_region_t *r)
 {
-    size_t cells = (size_t)mon.n * (size_t)mon.nnodes;
-    if (nonzero(r->tnt, cells))
-        return r->tnt;
-    for (int i = rt_region_count() - 1; i >= 0; i--) {
-        const rt_region_t *g = rt_region_at(i);
-        if (g->level == 1 && g->team_size == mon.n && nonzero(g->tnt, cells))
-            return g->tnt;
-    }
-    return NULL;
+    return nonzero(r->tnt, (size_t)mon.n * (size_t)mon.nnodes) ? r->tnt : NULL;
 }
 
 /*
@@ -322,11 +338,15 @@ static int measure(uint64_t now, const rt_region_t *r)
     double wall = (double)(now - mon.last_ns) / 1e9;
     const uint64_t *tnt = pick_tnt(r);
     mon.used_tnt = tnt != NULL;
-    uint64_t *cpu = mon.dcpu, *work = mon.dwork;
+    uint64_t *cpu = mon.dcpu, *work = mon.dwork, *wait = mon.dwait;
     int measurable = 0, enough = 0;
     for (int t = 0; t < mon.n; t++) {
         const rt_thread_t *m = mon.member[t];
-        uint64_t w = __atomic_load_n(&m->work, __ATOMIC_RELAXED), c;
+        uint64_t w = __atomic_load_n(&m->work, __ATOMIC_RELAXED), c, waits = waited(m, now);
+        /* A wait dropped (its end never reported) can make the sum go back. */
+        wait[t] = waits > mon.wait_ns[t] ? waits - mon.wait_ns[t] : 0;
+        if (wait[t] > now - mon.last_ns)
+            wait[t] = now - mon.last_ns;
         cpu[t] = UINT64_MAX;
         if (mon.cpu_ns[t] == UINT64_MAX || rt_task_cpu_ns(m->place.tid, &c) != 0 || c < mon.cpu_ns[t] || wall <= 0)
             continue;
@@ -334,7 +354,8 @@ static int measure(uint64_t now, const rt_region_t *r)
         work[t] = w - mon.work[t];
         measurable++;
         enough += work[t] >= WORK_MIN;
-        rt_verbose(2, "monitor: thread %d work %llu cpu %llu", t, (unsigned long long)work[t], (unsigned long long)cpu[t]);
+        rt_verbose(2, "monitor: thread %d work %llu cpu %llu wait %llu", t, (unsigned long long)work[t],
+                   (unsigned long long)cpu[t], (unsigned long long)wait[t]);
     }
     if (mon.unit == UNIT_NONE && enough > 0) {
         mon.unit = UNIT_WORK;
@@ -351,6 +372,14 @@ static int measure(uint64_t now, const rt_region_t *r)
             mon.unmeasured++;
             continue;
         }
+        /* Waiting at barriers all interval, or without a unit of work while
+         * the team counts work: the thread was not seen running, and its
+         * last P where it runs stands for it (none yet: not measured). */
+        if (wait[t] && (mon.unit == UNIT_WORK ? !work[t] : wait[t] >= now - mon.last_ns)) {
+            mon.perf[t] = mon.record[(size_t)t * (size_t)mon.nnodes + (size_t)mon.core_node[mon.core[t]]];
+            mon.unmeasured += mon.perf[t] < 0;
+            continue;
+        }
         if (mon.unit == UNIT_WORK && !work[t]) {
             mon.perf[t] = 0.0;
             continue;
@@ -361,6 +390,7 @@ static int measure(uint64_t now, const rt_region_t *r)
             .wall_s = wall,
             .node = mon.core_node[mon.core[t]],
             .refs = tnt ? tnt + (size_t)t * (size_t)mon.nnodes : no_refs,
+            .wait_s = (double)wait[t] / 1e9,
         };
         if (pl_imar_perf_nopmu(&rt_mach->pl, &s, NULL, &mon.perf[t]) != 0) {
             mon.perf[t] = -1.0; /* did not run in the interval: nothing to judge */
@@ -440,6 +470,7 @@ static void record(uint64_t now, const pl_imar_step_t *out, int applied, int err
         .total = out->total,
         .prev_total = out->prev_total,
         .period_ms = out->period_ms,
+        .next_ms = out->next_ms,
         .period_change = out->period_change,
         .applied = applied,
         .err = err,
@@ -544,7 +575,7 @@ static void *monitor_main(void *arg)
         return NULL;
     }
     while (!mon.stop) {
-        double period = mon.have_team ? mon.im.period_ms : rt_conf->period_ms;
+        double period = mon.have_team ? mon.im.next_ms : rt_conf->period_ms;
         struct timespec dl;
         clock_gettime(CLOCK_MONOTONIC, &dl);
         uint64_t ns = (uint64_t)dl.tv_nsec + (uint64_t)(period * 1e6);
@@ -662,8 +693,8 @@ static void json_entry(FILE *f, const entry_t *e)
     json_number_or_null(f, e->perf_after);
     fprintf(f, ",\"total\":%.6g,\"prev_total\":", e->total);
     json_number_or_null(f, e->prev_total);
-    fprintf(f, ",\"period_ms\":%.6g,\"period_change\":%d,\"applied\":%s,\"error\":", e->period_ms,
-            e->period_change, e->applied ? "true" : "false");
+    fprintf(f, ",\"period_ms\":%.6g,\"next_ms\":%.6g,\"period_change\":%d,\"applied\":%s,\"error\":",
+            e->period_ms, e->next_ms, e->period_change, e->applied ? "true" : "false");
     if (e->err)
         rt_json_string(f, strerror(e->err));
     else

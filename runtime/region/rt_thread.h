@@ -39,6 +39,12 @@ typedef struct rt_thread {
      * it): written by the thread alone, in its own record, read by the
      * migration monitor once per period (control/rt_monitor.c). */
     uint64_t     work;
+    /* Time waited at barriers, for the same monitor: the sum of the waits
+     * that ended, and when the open one began (0: none). The thread writes
+     * both (clearing wait_since before adding to wait_ns: a reader that sees
+     * neither misses a wait for one period, never counts it twice). */
+    uint64_t     wait_ns;
+    uint64_t     wait_since;
     /* A worksharing loop placed inside its region's first execution
      * (rt_events.c): the one this thread is in, whether and when its work
      * began on the clock; for a team's primary also the loops begun so far
