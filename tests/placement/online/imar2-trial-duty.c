@@ -23,6 +23,27 @@ static void show(const char *name, const duty_t *d)
            d->rollbacks, d->rests, d->trial_ms / d->all_ms);
 }
 
+/* 40 steps of 4 threads on 2 nodes x 2 cores (seed 17) whose record is
+ * { 1, 2, 2, 3 } scaled by growth at every step. */
+static void record_run(const pl_imar_params_t *p, double growth, duty_t *d)
+{
+    static const int cn[4] = { 0, 0, 1, 1 };
+    int core[4] = { 0, 1, 2, 3 };
+    double record[8];
+    pl_imar_dest_t dd[8];
+    pl_imar_t im;
+    pl_imar_init(&im, p, 2, 4, cn, 4, core, NULL, record, 17);
+    double scale = 1;
+    for (int i = 0; i < 40; i++, scale *= growth) {
+        double perf[4] = { 1 * scale, 2 * scale, 2 * scale, 3 * scale };
+        pl_imar_step_t st;
+        pl_imar2_step(&im, perf, dd, 8, &st);
+        count(d, &st);
+        if (st.action != PL_IMAR_NONE)
+            pl_imar_apply(&im, &st.move);
+    }
+}
+
 int main(void)
 {
     pl_imar_params_t p;
@@ -73,38 +94,15 @@ int main(void)
 
     /* 2. An improving record: every trial raises the total by 5 %. Each one
      *    earns the next at once, at the shortest period: no rest. */
-    static const int cn[4] = { 0, 0, 1, 1 };
-    int core[4] = { 0, 1, 2, 3 };
-    double record[8];
-    pl_imar_dest_t dd[8];
-    pl_imar_t im;
-    pl_imar_init(&im, &p, 2, 4, cn, 4, core, NULL, record, 17);
     duty_t up = { 0 };
-    double scale = 1;
-    for (int i = 0; i < 40; i++, scale *= 1.05) {
-        double perf[4] = { 1 * scale, 2 * scale, 2 * scale, 3 * scale };
-        pl_imar_step_t st;
-        pl_imar2_step(&im, perf, dd, 8, &st);
-        count(&up, &st);
-        if (st.action != PL_IMAR_NONE)
-            pl_imar_apply(&im, &st.move);
-    }
+    record_run(&p, 1.05, &up);
     show("improving", &up);
     // CHECK-NEXT: improving: 40 trials, 0 rollbacks, 0 rests, 1.000 of the time on trials
 
     /* 3. A flat record: trials neither help nor hurt; each is kept and rests
      *    for the period, which stays at its minimum (no drop doubled it). */
-    int core3[4] = { 0, 1, 2, 3 };
-    pl_imar_init(&im, &p, 2, 4, cn, 4, core3, NULL, record, 17);
     duty_t flat = { 0 };
-    for (int i = 0; i < 40; i++) {
-        double perf[4] = { 1, 2, 2, 3 };
-        pl_imar_step_t st;
-        pl_imar2_step(&im, perf, dd, 8, &st);
-        count(&flat, &st);
-        if (st.action != PL_IMAR_NONE)
-            pl_imar_apply(&im, &st.move);
-    }
+    record_run(&p, 1.0, &flat);
     show("flat", &flat);
     // CHECK-NEXT: flat: 20 trials, 0 rollbacks, 20 rests, 0.500 of the time on trials
 
