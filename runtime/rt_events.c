@@ -56,6 +56,17 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     return r;
 }
 
+/* The thread re-pins to r's CPU for it (one system call, none when
+ * unchanged); a move away from where the previous region put it is counted:
+ * what regions wanting different placements cost (see rt_loop.c). */
+static void repin(rt_thread_t *thr, rt_region_t *r, int cpu, rt_mover_t who)
+{
+    rt_affinity_move(&thr->place, cpu, who);
+    if (cpu != __atomic_load_n(&thr->last_cpu, __ATOMIC_RELAXED))
+        __atomic_fetch_add(&r->repins, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
+}
+
 /* What a team member's task begin needs beyond the inline part (rt_events.h):
  * the monitor, the bubbles, a re-pin, the counter source. */
 void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index, int master_slot,
@@ -68,16 +79,8 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
     if (bubble)
         __atomic_store_n(&r->pin_cpu[index], rt_bubble_place(r, index, master_slot, &thr->slot[d]),
                          __ATOMIC_RELAXED);
-    /* Re-pin only when this thread's place changed: one system call, and none when unchanged. */
-    int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
-    if (r->pins_applied) {
-        rt_affinity_move(&thr->place, cpu, bubble ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
-        /* A move away from where the previous region put this thread: what
-         * regions wanting different placements cost (see rt_loop.c). */
-        if (cpu != __atomic_load_n(&thr->last_cpu, __ATOMIC_RELAXED))
-            __atomic_fetch_add(&r->repins, 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
-    }
+    if (r->pins_applied)
+        repin(thr, r, __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED), bubble ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
     if (r->measuring) {
         if (!r->confirming) /* where the threads were while the TNT was sampled */
             r->seen_cpu[index] = sched_getcpu();
@@ -238,11 +241,6 @@ int rt_event_loops_read(void)
     return rt_conf->mode == RT_MODE_LOOP && rt_conf->loops && rt_mach->topo.nnodes > 1 && rt_counters_running_team();
 }
 
-static int loop_settled(const rt_region_t *c)
-{
-    return !c->measuring && c->outcome != RT_OUTCOME_SAMPLING && c->outcome != RT_OUTCOME_VERIFYING;
-}
-
 /* Whether the primary began this loop before in the current execution of r
  * (remembered otherwise; the oldest are forgotten past RT_WS_SEEN). */
 static int loop_seen_before(rt_thread_t *thr, const rt_region_t *r, const void *codeptr)
@@ -309,11 +307,12 @@ void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
         if (!c) {
             if (!loop_seen_before(thr, r, codeptr) || !(c = rt_region_construct(codeptr, r, 1)))
                 return;
-            char sym[160];
-            if (rt_log_verbosity >= 1)
+            if (rt_log_verbosity >= 1) {
+                char sym[160];
                 rt_symbolize(codeptr, sym, sizeof sym);
-            rt_verbose(1, "region %d: its loop at %s repeats inside one execution: placed while it runs, as region %d",
-                       r->id, rt_log_verbosity >= 1 ? sym : "?", c->id);
+                rt_verbose(1, "region %d: its loop at %s repeats inside one execution: placed while it runs, "
+                           "as region %d", r->id, sym, c->id);
+            }
             if (rt_conf->cache_path[0])
                 rt_cache_start(c);
             return; /* counted from its next execution, which every thread sees begin */
@@ -328,16 +327,11 @@ void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
     }
     if (__atomic_load_n(&c->slot[i].member, __ATOMIC_RELAXED) != thr)
         __atomic_store_n(&c->slot[i].member, thr, __ATOMIC_RELAXED);
-    if (c->pins_applied) {
-        int cpu = __atomic_load_n(&c->pin_cpu[i], __ATOMIC_RELAXED);
-        rt_affinity_move(&thr->place, cpu, RT_MOVER_LOOP);
-        if (cpu != __atomic_load_n(&thr->last_cpu, __ATOMIC_RELAXED))
-            __atomic_fetch_add(&c->repins, 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
-    }
+    if (c->pins_applied)
+        repin(thr, c, __atomic_load_n(&c->pin_cpu[i], __ATOMIC_RELAXED), RT_MOVER_LOOP);
     if (c->measuring && !c->confirming)
         c->seen_cpu[i] = sched_getcpu();
-    thr->ws_timed = !loop_settled(c);
+    thr->ws_timed = !rt_region_settled(c);
     if (thr->ws_timed)
         thr->ws_begin = rt_now_ns();
 }

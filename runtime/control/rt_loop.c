@@ -76,9 +76,15 @@ static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
     window_reset(r);
 }
 
+/* Executions in a timing window (baseline, verification). */
+static int window_execs(const rt_region_t *r)
+{
+    return r->construct ? RT_LOOP_WINDOW * rt_conf->sample : rt_conf->sample;
+}
+
 static void phase_add(rt_region_t *r, uint64_t cp)
 {
-    if (r->window && r->phase_execs < RT_LOOP_WINDOW * rt_conf->sample)
+    if (r->window && r->phase_execs < window_execs(r))
         r->window[r->phase_execs] = cp;
     r->phase_execs++;
     r->cp_phase_sum += cp;
@@ -105,12 +111,6 @@ static int loop_needs_samples(const rt_region_t *r)
     return least < LOOP_MIN_EACH && total < (uint64_t)LOOP_MIN_SAMPLES * (uint64_t)r->team_size;
 }
 
-/* Executions in a timing window (baseline, verification). */
-static int window_execs(const rt_region_t *r)
-{
-    return r->construct ? RT_LOOP_WINDOW * rt_conf->sample : rt_conf->sample;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -122,7 +122,7 @@ static int cmp_u64(const void *a, const void *b)
  * place: the window is over). */
 static double window_cp(rt_region_t *r)
 {
-    int n = r->phase_execs < RT_LOOP_WINDOW * rt_conf->sample ? r->phase_execs : RT_LOOP_WINDOW * rt_conf->sample;
+    int n = r->phase_execs < window_execs(r) ? r->phase_execs : window_execs(r);
     if (!r->window || n == 0)
         return (double)r->phase_min;
     qsort(r->window, (size_t)n, sizeof *r->window, cmp_u64);

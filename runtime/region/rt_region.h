@@ -153,12 +153,16 @@ static inline rt_region_t *rt_region_for_team(rt_region_t *requested, int actual
  * to see a drift, and settled regions cost no clock reads otherwise). The
  * encountering thread asks, and tells its team. */
 #define RT_TIMING_STRIDE 8
+/* Settled: neither sampling, nor verifying, nor confirming a kept move. */
+static inline int rt_region_settled(const rt_region_t *r)
+{
+    return !r->measuring && r->outcome != RT_OUTCOME_SAMPLING && r->outcome != RT_OUTCOME_VERIFYING;
+}
 static inline int rt_region_timed(const rt_region_t *r)
 {
     if (r->redirect)
         r = r->redirect;
-    int settled = !r->measuring && r->outcome != RT_OUTCOME_SAMPLING && r->outcome != RT_OUTCOME_VERIFYING;
-    return !settled || r->executions % RT_TIMING_STRIDE == 0;
+    return !rt_region_settled(r) || r->executions % RT_TIMING_STRIDE == 0;
 }
 
 #endif
