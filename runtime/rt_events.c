@@ -24,6 +24,7 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     if (requested < 1 || d >= RT_MAX_DEPTH)
         return NULL;
     const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
+    int pindex = d > 0 ? thr->index[d - 1] : -1;
     /* Created here, before the team forks, so that a region's very first
      * execution (often the one that first-touches the data) is sampled too,
      * and so that the team members find it without knowing their parent.
@@ -31,10 +32,12 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
      * last sight at this level. */
     rt_seen_t *seen = &thr->seen[d];
     rt_region_t *r = seen->region;
-    if (!r || seen->codeptr != codeptr || seen->requested != requested || seen->parent != parent) {
-        r = rt_region_get(codeptr, requested, parent);
+    if (!r || seen->codeptr != codeptr || seen->requested != requested || seen->parent != parent ||
+        seen->parent_index != pindex) {
+        r = rt_region_get(codeptr, requested, parent, pindex);
         if (r)
-            *seen = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested};
+            *seen = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested,
+                                .parent_index = pindex};
     }
     /* A region's first sight: the placement cache may know where it runs best. */
     if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
@@ -84,7 +87,8 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
     if (r->measuring) {
         if (!r->confirming) /* where the threads were while the TNT was sampled */
             r->seen_cpu[index] = sched_getcpu();
-        rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .id = r->id, .team_size = r->team_size};
+        rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .parent_index = r->parent_index,
+                         .id = r->id, .team_size = r->team_size};
         rt_counters_thread_begin(&s, index, team);
     }
 }

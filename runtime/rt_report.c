@@ -78,9 +78,9 @@ static void json_region(FILE *f, const rt_region_t *r)
     else
         fputs("null", f);
     uint64_t timed = r->timed_executions;
-    fprintf(f, ",\"parent\":%d,\"level\":%d,\"construct\":%s,\"team_size\":%d,\"executions\":%llu,"
-            "\"timed_executions\":%llu,\"busy_ns\":[", r->parent_id, r->level, r->construct ? "true" : "false",
-            r->team_size, (unsigned long long)r->executions, (unsigned long long)timed);
+    fprintf(f, ",\"parent\":%d,\"parent_thread\":%d,\"level\":%d,\"construct\":%s,\"team_size\":%d,"
+            "\"executions\":%llu,\"timed_executions\":%llu,\"busy_ns\":[", r->parent_id, r->parent_index, r->level,
+            r->construct ? "true" : "false", r->team_size, (unsigned long long)r->executions, (unsigned long long)timed);
     for (int i = 0; i < r->team_size; i++)
         fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)(timed ? r->busy_sum[i] / timed : 0));
     fprintf(f, "],\"critical_path_ns\":{\"mean\":%.0f,\"min\":%llu,\"max\":%llu,\"before\":%.0f,\"after\":%.0f}",

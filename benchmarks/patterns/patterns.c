@@ -1,4 +1,4 @@
-/* patterns.c: placement-pattern benchmark: threads sweep blocks first-touched by another thread (swapped, shifted) or by themselves (local), one region per iteration or all in one long region. */
+/* patterns.c: placement-pattern benchmark: threads sweep blocks first-touched by another thread (swapped, shifted) or by themselves (local), one region per iteration, all in one long region, or in nested teams. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,12 @@
  * (imar2) is for. Each thread sweeps its block in SLICES worksharing loops
  * per iteration, so the OMPT dispatch events a migration monitor weighs come
  * many times per sweep, not once.
+ * MODE-nested (local-nested, swapped-nested, ...) is BT-MZ's shape: an outer
+ * team that runs once, each of its threads running an inner team once per
+ * iteration over its own zone (run with OMP_NUM_THREADS=Z,T and
+ * OMP_MAX_ACTIVE_LEVELS=2); the blocks are numbered over all Z x T threads,
+ * outer thread first, and first-touched the same way, so every inner team
+ * has data of its own. Bind with OMP_PROC_BIND=spread,close.
  * Threads start bound in order (run with OMP_PROC_BIND=close), so first touch
  * is deterministic. Prints "Time in seconds = X" (the iterations, not the
  * first touch) and "Verification = SUCCESSFUL" when every element equals the
@@ -37,6 +43,14 @@ static void sweep(double *a, size_t lo, size_t hi)
         a[i] = a[i] * 0.999 + 0.25;
 }
 
+/* Block bounds of block b of nb over n elements (the last takes the rest). */
+static void block(size_t n, int b, int nb, size_t *lo, size_t *hi)
+{
+    size_t blk = n / (size_t)nb;
+    *lo = (size_t)b * blk;
+    *hi = b == nb - 1 ? n : *lo + blk;
+}
+
 /* The iterations in one region: block b (its bounds as in the per-region
  * loop) is swept in SLICES static loops over the blocks, so thread b sweeps
  * block b, as there. */
@@ -45,12 +59,13 @@ static void sweep_long(double *a, size_t n, int iters)
 #pragma omp parallel
     {
         int m = omp_get_num_threads();
-        size_t blk = n / (size_t)m;
         for (int it = 0; it < iters; it++) {
             for (int s = 0; s < SLICES; s++) {
 #pragma omp for schedule(static) nowait
                 for (int b = 0; b < m; b++) {
-                    size_t lo = (size_t)b * blk, len = b == m - 1 ? n - lo : blk;
+                    size_t lo, hi;
+                    block(n, b, m, &lo, &hi);
+                    size_t len = hi - lo;
                     sweep(a, lo + len * (size_t)s / SLICES, lo + len * (size_t)(s + 1) / SLICES);
                 }
             }
@@ -59,20 +74,99 @@ static void sweep_long(double *a, size_t n, int iters)
     }
 }
 
+/* One team: the first touch, then the iterations (a region each, or one long region). */
+static int run_flat(const char *mode, double *a, size_t n, int iters, int one_region, double *secs)
+{
+    int nt = 1;
+#pragma omp parallel
+    {
+        int t = omp_get_thread_num();
+#pragma omp single
+        nt = omp_get_num_threads();
+        /* This thread first-touches the block it owns. */
+        for (int b = 0; b < nt; b++) {
+            size_t lo, hi;
+            block(n, b, nt, &lo, &hi);
+            for (size_t i = lo; owner_of(mode, b, nt) == t && i < hi; i++)
+                a[i] = (double)(i % 1000) * 0.5;
+        }
+    }
+    double t0 = omp_get_wtime();
+    if (one_region)
+        sweep_long(a, n, iters);
+    else
+        for (int it = 0; it < iters; it++) {
+#pragma omp parallel
+            {
+                size_t lo, hi;
+                block(n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+                sweep(a, lo, hi);
+            }
+        }
+    *secs = omp_get_wtime() - t0;
+    return nt;
+}
+
+/* The nested shape: the first touch in nested teams as the sweeps run, then
+ * one outer region whose threads run their inner team once per iteration. */
+static int run_nested(const char *mode, double *a, size_t n, int iters, double *secs)
+{
+    int zones = 1, inner = 1;
+#pragma omp parallel
+    {
+#pragma omp single
+        zones = omp_get_num_threads();
+#pragma omp parallel
+        {
+#pragma omp single
+            if (omp_get_ancestor_thread_num(1) == 0)
+                inner = omp_get_num_threads();
+        }
+    }
+    int nb = zones * inner;
+#pragma omp parallel num_threads(zones)
+#pragma omp parallel num_threads(inner)
+    {
+        int t = omp_get_ancestor_thread_num(1) * inner + omp_get_thread_num();
+        for (int b = 0; b < nb; b++) {
+            size_t lo, hi;
+            block(n, b, nb, &lo, &hi);
+            for (size_t i = lo; owner_of(mode, b, nb) == t && i < hi; i++)
+                a[i] = (double)(i % 1000) * 0.5;
+        }
+    }
+    double t0 = omp_get_wtime();
+#pragma omp parallel num_threads(zones)
+    {
+        int z = omp_get_thread_num();
+        for (int it = 0; it < iters; it++) {
+#pragma omp parallel num_threads(inner)
+            {
+                size_t lo, hi;
+                block(n, z * inner + omp_get_thread_num(), nb, &lo, &hi);
+                sweep(a, lo, hi);
+            }
+        }
+    }
+    *secs = omp_get_wtime() - t0;
+    return nb;
+}
+
 int main(int argc, char **argv)
 {
     char mode[16] = "";
-    int one_region = 0;
+    int one_region = 0, nested = 0;
     if (argc > 1 && strlen(argv[1]) < sizeof mode) {
         strcpy(mode, argv[1]);
-        char *dash = strstr(mode, "-long");
-        if (dash && dash[5] == '\0') {
+        char *dash = strrchr(mode, '-');
+        if (dash && (!strcmp(dash, "-long") || !strcmp(dash, "-nested"))) {
+            one_region = !strcmp(dash, "-long");
+            nested = !one_region;
             *dash = '\0';
-            one_region = 1;
         }
     }
     if (strcmp(mode, "local") && strcmp(mode, "swapped") && strcmp(mode, "shifted")) {
-        fprintf(stderr, "usage: patterns local|swapped|shifted[-long] [MiB [iterations]]\n");
+        fprintf(stderr, "usage: patterns local|swapped|shifted[-long|-nested] [MiB [iterations]]\n");
         return 2;
     }
     size_t mib = argc > 2 ? strtoul(argv[2], NULL, 10) : 32;
@@ -87,34 +181,8 @@ int main(int argc, char **argv)
         perror("malloc");
         return 1;
     }
-    int nt = 1;
-#pragma omp parallel
-    {
-        int t = omp_get_thread_num();
-#pragma omp single
-        nt = omp_get_num_threads();
-        /* This thread first-touches the block it owns. */
-        for (int b = 0; b < nt; b++) {
-            if (owner_of(mode, b, nt) != t)
-                continue;
-            size_t blk = n / (size_t)nt, lo = (size_t)b * blk, hi = b == nt - 1 ? n : lo + blk;
-            for (size_t i = lo; i < hi; i++)
-                a[i] = (double)(i % 1000) * 0.5;
-        }
-    }
-    double t0 = omp_get_wtime();
-    if (one_region)
-        sweep_long(a, n, iters);
-    else
-        for (int it = 0; it < iters; it++) {
-#pragma omp parallel
-            {
-                int t = omp_get_thread_num(), m = omp_get_num_threads();
-                size_t blk = n / (size_t)m, lo = (size_t)t * blk;
-                sweep(a, lo, t == m - 1 ? n : lo + blk);
-            }
-        }
-    double secs = omp_get_wtime() - t0;
+    double secs = 0;
+    int nt = nested ? run_nested(mode, a, n, iters, &secs) : run_flat(mode, a, n, iters, one_region, &secs);
     /* Every element went through the same recurrence from its start value. */
     int ok = 1;
     for (size_t i = 0; i < n && ok; i += 4099) {
@@ -123,7 +191,8 @@ int main(int argc, char **argv)
             v = v * 0.999 + 0.25;
         ok = a[i] == v;
     }
-    printf("patterns %s%s: %d threads, %zu MiB, %d iterations\n", mode, one_region ? "-long" : "", nt, mib, iters);
+    printf("patterns %s%s: %d threads, %zu MiB, %d iterations\n", mode,
+           one_region ? "-long" : nested ? "-nested" : "", nt, mib, iters);
     printf("Time in seconds = %.6f\n", secs);
     printf("Verification = %s\n", ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
     free(a);

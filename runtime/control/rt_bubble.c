@@ -52,7 +52,8 @@ static int ntrees;
 static int built_regions;             /* regions seen when the trees were last built */
 static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The first region nested in region p (by creation), or NULL. */
+/* The first region nested in region p (by creation), or NULL: the shape of
+ * the tree's next level (its siblings share its code address and size). */
 static rt_region_t *first_child(const rt_region_t *p)
 {
     for (int i = p->id + 1; i < rt_region_count(); i++) {
@@ -188,7 +189,11 @@ static tree_t *build(rt_region_t *root, const rt_mem_hint_t *hints, int nhints, 
         for (int p = first; p < first + count; p++)
             for (int m = 0; m < b[p].nthreads; m++) {
                 b[n] = (pl_bubble_t){.parent = p, .master = m, .nthreads = chain[k]->team_size};
-                t->region_of[n] = chain[k]->id;
+                /* Each master's team is a record of its own once it ran (-1 until then:
+                 * its first execution creates it, and the tree is rebuilt before it forks). */
+                const rt_region_t *pr = rt_region_at(t->region_of[p]);
+                const rt_region_t *own = pr ? rt_region_find(chain[k]->codeptr, chain[k]->team_size, pr, m) : NULL;
+                t->region_of[n] = own ? own->id : -1;
                 if (hints && k == 1) {
                     for (int x = 0; x < nd; x++)
                         bytes[(size_t)n * (size_t)nd + (size_t)x] =

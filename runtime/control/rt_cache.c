@@ -136,7 +136,9 @@ void rt_cache_load(void)
     rt_verbose(1, "cache %s: %d entries, %d for this machine", rt_conf->cache_path, nentries, here);
 }
 
-/* Code key of r and of its parent ("-" for an outermost region). 0 or -1. */
+/* Code key of r and of its parent ("-" for an outermost region; a nested
+ * team's ends in "#N", N the parent's thread that forks it: each inner team
+ * has its own mapping). 0 or -1. */
 static int region_keys(const rt_region_t *r, char *code, char *parent)
 {
     if (rt_code_key(r->codeptr, code, KEY_LEN) != 0)
@@ -144,8 +146,10 @@ static int region_keys(const rt_region_t *r, char *code, char *parent)
     const rt_region_t *p = r->parent_id >= 0 ? rt_region_at(r->parent_id) : NULL;
     if (!p)
         strcpy(parent, "-");
-    else if (rt_code_key(p->codeptr, parent, KEY_LEN) != 0)
+    else if (rt_code_key(p->codeptr, parent, KEY_LEN - 12) != 0)
         return -1;
+    else if (r->parent_index >= 0)
+        snprintf(parent + strlen(parent), 12, "#%d", r->parent_index);
     return 0;
 }
 

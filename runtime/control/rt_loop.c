@@ -1,5 +1,6 @@
 /* rt_loop.c: the placement loop per region: sample, time a baseline, decide, apply, verify, keep or roll back. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,7 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
     *out = (rt_sample_t){
         .codeptr = r->codeptr,
         .parent_id = r->parent_id,
+        .parent_index = r->parent_index,
         .id = r->id,
         .team_size = r->team_size,
         .nnodes = rt_mach->topo.nnodes,
@@ -159,45 +161,103 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
  * mapper gave this rank an allotment (rt_affinity_allot), only its CPUs:
  * each node's capacity is then the number of its allotted CPUs, so critpath
  * decides inside the rank's node(s) and the team neither leaves them nor
- * crowds onto one core. cap: [nnodes] scratch. Returns 1 when restricted
- * (an allotment with CPUs of this topology), 0 for the machine.
+ * crowds onto one core.
+ *
+ * Inner teams forked by different threads of a nest (BT-MZ's zones; each
+ * a record of its own) run at the same time: a team decides on the CPUs
+ * the teams decided before it left free, first come first served, so that
+ * two teams whose data lie on one node share its CPUs instead of stacking
+ * their threads onto the same ones. When fewer CPUs are left than the team
+ * has threads, it decides on all of them.
  */
-static int team_space(pl_topo_t *topo, int *cap, cpu_set_t *allotted, int team)
+typedef struct space {
+    pl_topo_t topo;
+    cpu_set_t cpus;      /* the CPUs it may use */
+    int       inside;    /* 1: not every CPU of the topology (an allotment, or other teams' CPUs taken) */
+} space_t;
+
+static pthread_mutex_t nest_lock = PTHREAD_MUTEX_INITIALIZER; /* one team of a nest decides at a time */
+
+/* The outermost region of r's nest. */
+static const rt_region_t *root_of(const rt_region_t *r)
 {
-    *topo = rt_mach->pl;
-    if (!rt_affinity_allotment(allotted))
-        return 0;
-    int total = 0;
-    for (int n = 0; n < rt_mach->topo.nnodes; n++) {
+    while (r && r->parent_id >= 0)
+        r = rt_region_at(r->parent_id);
+    return r;
+}
+
+/* Whether g is another team of r's nest that runs beside it: the same level
+ * under the same outermost region, forked by another thread. */
+static int beside(const rt_region_t *g, const rt_region_t *r)
+{
+    return g != r && !g->construct && g->level == r->level && r->level > 1 &&
+           (g->parent_id != r->parent_id || g->parent_index != r->parent_index) && root_of(g) == root_of(r);
+}
+
+/* Fill sp for r; cap: [nnodes] scratch for the capacities. */
+static void team_space(space_t *sp, const rt_region_t *r, int *cap)
+{
+    int nd = rt_mach->topo.nnodes, team = r->team_size, total = 0;
+    const rt_region_t *q = r->construct ? rt_region_at(r->parent_id) : r; /* a loop runs on its region's team */
+    cpu_set_t allotted, taken;
+    int allot = rt_affinity_allotment(&allotted) != 0;
+    CPU_ZERO(&sp->cpus);
+    CPU_ZERO(&taken);
+    for (int n = 0; n < nd; n++)
+        for (int c = 0; c < rt_mach->topo.capacity[n]; c++) {
+            int cpu = rt_mach->topo.cpus[n][c];
+            if (cpu < CPU_SETSIZE && (!allot || CPU_ISSET(cpu, &allotted)))
+                CPU_SET(cpu, &sp->cpus), total++;
+        }
+    if (allot && !total) { /* no CPU of this topology: an allotment for another machine */
+        allot = 0;
+        for (int n = 0; n < nd; n++)
+            for (int c = 0; c < rt_mach->topo.capacity[n]; c++)
+                if (rt_mach->topo.cpus[n][c] < CPU_SETSIZE)
+                    CPU_SET(rt_mach->topo.cpus[n][c], &sp->cpus), total++;
+    }
+    for (int i = 0; q && q->level > 1 && i < rt_region_count(); i++) {
+        const rt_region_t *g = rt_region_at(i);
+        for (int t = 0; beside(g, q) && t < g->team_size; t++) {
+            int cpu = __atomic_load_n(&g->pin_cpu[t], __ATOMIC_RELAXED);
+            if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &sp->cpus))
+                CPU_SET(cpu, &taken);
+        }
+    }
+    int ntaken = CPU_COUNT(&taken), avoid = ntaken && total - ntaken >= team;
+    if (avoid) {
+        CPU_XOR(&sp->cpus, &sp->cpus, &taken);
+        total -= ntaken;
+    }
+    sp->inside = allot || avoid;
+    sp->topo = rt_mach->pl;
+    if (!sp->inside)
+        return;
+    /* A team larger than its CPUs shares them evenly, k threads each
+     * (OnDeLocMap+'s rule for ranks), rather than being refused. */
+    int k = total ? (team + total - 1) / total : 1;
+    for (int n = 0; n < nd; n++) {
         cap[n] = 0;
         for (int c = 0; c < rt_mach->topo.capacity[n]; c++)
-            cap[n] += rt_mach->topo.cpus[n][c] < CPU_SETSIZE && CPU_ISSET(rt_mach->topo.cpus[n][c], allotted);
-        total += cap[n];
-    }
-    if (!total)
-        return 0; /* no CPU of this topology: an allotment for another machine */
-    /* A team larger than its allotment shares its CPUs evenly, k threads
-     * each (OnDeLocMap+'s rule for ranks), rather than being refused. */
-    int k = (team + total - 1) / total;
-    for (int n = 0; k > 1 && n < rt_mach->topo.nnodes; n++)
+            cap[n] += rt_mach->topo.cpus[n][c] < CPU_SETSIZE && CPU_ISSET(rt_mach->topo.cpus[n][c], &sp->cpus);
         cap[n] *= k;
-    topo->capacity = cap;
-    return 1;
+    }
+    sp->topo.capacity = cap;
 }
 
 /* The CPU of core k (placement's index within node n) in the team's space:
- * the k-th CPU of the node, counting only allotted ones when allotted (in
- * turn when the team shares them). */
-static int space_cpu(const cpu_set_t *allotted, int n, int k)
+ * the k-th CPU of the node, counting only the space's CPUs when restricted
+ * (in turn when the team shares them). */
+static int space_cpu(const space_t *sp, int n, int k)
 {
     int cnt = 0;
-    for (int c = 0; allotted && c < rt_mach->topo.capacity[n]; c++)
-        cnt += rt_mach->topo.cpus[n][c] < CPU_SETSIZE && CPU_ISSET(rt_mach->topo.cpus[n][c], allotted);
+    for (int c = 0; sp->inside && c < rt_mach->topo.capacity[n]; c++)
+        cnt += rt_mach->topo.cpus[n][c] < CPU_SETSIZE && CPU_ISSET(rt_mach->topo.cpus[n][c], &sp->cpus);
     if (cnt)
         k %= cnt;
     for (int c = 0; c < rt_mach->topo.capacity[n]; c++) {
         int cpu = rt_mach->topo.cpus[n][c];
-        if (!allotted || (cpu < CPU_SETSIZE && CPU_ISSET(cpu, allotted)))
+        if (!sp->inside || (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &sp->cpus)))
             if (k-- == 0)
                 return cpu;
     }
@@ -210,19 +270,18 @@ static int space_cpu(const cpu_set_t *allotted, int n, int k)
  * against the decided ones. */
 static int decide(rt_region_t *r, int *cores)
 {
-    pl_topo_t space;
-    cpu_set_t allotted;
+    space_t space;
     int *cap = malloc((size_t)rt_mach->topo.nnodes * sizeof *cap);
     if (!cap)
         return -1;
-    int inside = team_space(&space, cap, &allotted, r->team_size);
-    const pl_topo_t *topo = &space;
+    team_space(&space, r, cap);
+    const pl_topo_t *topo = &space.topo;
     if (rt_policy_run(rt_conf->policy, topo, r->tnt, r->team_size, r->map_node, cores, &r->decision_us) != 0) {
         free(cap);
         return -1;
     }
     for (int i = 0; i < r->team_size; i++)
-        r->decided_cpu[i] = space_cpu(inside ? &allotted : NULL, r->map_node[i], cores[i]);
+        r->decided_cpu[i] = space_cpu(&space, r->map_node[i], cores[i]);
     pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt_mach->topo.nnodes, .refs = r->tnt};
     pl_mapping_t map = {.nthreads = r->team_size, .node = r->map_node, .core = cores};
     r->decision_policy = rt_conf->policy;
@@ -260,8 +319,9 @@ static int decision_matches_current(const rt_region_t *r)
 }
 
 /* A region whose decision matched where its threads were kept them
- * unpinned; once another region of its team size moves threads, it must
- * hold its own placement or it would run on the other region's. */
+ * unpinned; once another region of its team moves threads, it must hold its
+ * own placement or it would run on the other region's. A team of a nest
+ * holds its CPUs at once: the teams beside it decide around them. */
 static void adopt_decision(rt_region_t *g)
 {
     for (int i = 0; i < g->team_size; i++)
@@ -269,11 +329,19 @@ static void adopt_decision(rt_region_t *g)
     g->pins_applied = rt_affinity_applies();
 }
 
+/* Whether regions a and b run on the same threads, so that their pins
+ * contend: the same team size at the same level, forked by the same
+ * thread number (sibling inner teams run side by side on other threads). */
+static int same_team(const rt_region_t *a, const rt_region_t *b)
+{
+    return a->team_size == b->team_size && a->level == b->level && a->parent_index == b->parent_index;
+}
+
 static int team_has_pins(const rt_region_t *r)
 {
     for (int i = 0; i < rt_region_count(); i++) {
         const rt_region_t *g = rt_region_at(i);
-        if (g != r && g->team_size == r->team_size && g->pins_applied && g->pin_cpu[0] >= 0)
+        if (g != r && same_team(g, r) && g->pins_applied && g->pin_cpu[0] >= 0)
             return 1;
     }
     return 0;
@@ -343,9 +411,8 @@ static void decide_in_team(rt_region_t *r)
     int *pos_node = malloc((size_t)n * sizeof *pos_node), *cap = calloc((size_t)nd, sizeof *cap);
     int *cores = malloc((size_t)n * sizeof *cores), *perm = malloc((size_t)n * sizeof *perm);
     int rc = -1, same = 1;
-    /* Only outermost teams: a nested record is shared by the inner teams of
-     * every outer thread, each on its own CPUs. */
-    if (r->level == 1 && pos_node && cap && cores && perm && rt_bubble_team_nodes(r, pos_node) == 0) {
+    /* Every team is a record of its own, nested ones included (each master's). */
+    if (pos_node && cap && cores && perm && rt_bubble_team_nodes(r, pos_node) == 0) {
         for (int i = 0; i < n; i++)
             cap[pos_node[i]]++;
         pl_topo_t topo = rt_mach->pl;
@@ -416,9 +483,16 @@ static void end_sampling(rt_region_t *r)
         decide_in_team(r);
         return;
     }
+    /* The teams of a nest decide one at a time: each sees the CPUs the
+     * others took (team_space), and holds its own once decided. */
+    int nested = r->level > 1;
+    if (nested)
+        pthread_mutex_lock(&nest_lock);
     int *cores = malloc((size_t)r->team_size * sizeof *cores);
     int rc = cores ? decide(r, cores) : -1;
     if (rc != 0) {
+        if (nested)
+            pthread_mutex_unlock(&nest_lock);
         rt_verbose(1, "region %d: the %s policy refused the table (%s); placement unchanged",
                    r->id, pl_policy_name(rt_conf->policy), cores ? strerror(errno) : "out of memory");
         r->note = "the policy refused the table";
@@ -432,12 +506,16 @@ static void end_sampling(rt_region_t *r)
     if (decision_matches_current(r)) {
         r->note = "every thread is already on its node";
         rt_verbose(1, "region %d: %s; nothing to move", r->id, r->note);
-        if (team_has_pins(r))
+        if (nested || team_has_pins(r))
             adopt_decision(r);
+        if (nested)
+            pthread_mutex_unlock(&nest_lock);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
         return;
     }
     apply(r);
+    if (nested)
+        pthread_mutex_unlock(&nest_lock);
     log_mapping(r, "re-pinned to");
     if (r->pins_applied && rt_conf->verify)
         phase_reset(r, RT_OUTCOME_VERIFYING, 0);
@@ -452,7 +530,7 @@ static void end_sampling(rt_region_t *r)
  * switch. When a settled region re-pins every execution and what its move
  * gained (critical path before - after; nothing known without verify) does
  * not pay for what the re-pins cost (measured system-call time), every
- * region of that team size that moved gets one compromise mapping: the
+ * region of that team (same_team) that moved gets one compromise mapping: the
  * policy's answer for the sum of their TNTs, each weighted by its time.
  */
 static int bouncing(rt_region_t *r, int execs)
@@ -489,7 +567,7 @@ static void compromise(rt_region_t *r)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
-        if (g->team_size != team || !settled_with_pins(g) || !g->executions)
+        if (!same_team(g, r) || !settled_with_pins(g) || !g->executions)
             continue;
         double total = 0;
         for (size_t c = 0; c < cells; c++)
@@ -508,19 +586,17 @@ static void compromise(rt_region_t *r)
     /* Integral references again, with a precision of one part in 2^40. */
     for (size_t c = 0; c < cells; c++)
         refs[c] = (uint64_t)(sum[c] / top * (double)(1ull << 40));
-    pl_topo_t space;
-    cpu_set_t allotted;
-    int inside = team_space(&space, cap, &allotted, team);
-    if (rt_policy_run(rt_conf->policy, &space, refs, team, nodes, cores, &us) != 0)
+    space_t space;
+    team_space(&space, r, cap);
+    if (rt_policy_run(rt_conf->policy, &space.topo, refs, team, nodes, cores, &us) != 0)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
-        if (g->team_size != team || !settled_with_pins(g))
+        if (!same_team(g, r) || !settled_with_pins(g))
             continue;
         for (int t = 0; t < team; t++) {
             g->map_node[t] = nodes[t];
-            __atomic_store_n(&g->pin_cpu[t], space_cpu(inside ? &allotted : NULL, nodes[t], cores[t]),
-                             __ATOMIC_RELAXED);
+            __atomic_store_n(&g->pin_cpu[t], space_cpu(&space, nodes[t], cores[t]), __ATOMIC_RELAXED);
         }
         g->compromise = 1;
         g->cp_settled_ns = -1; /* the next window still holds the switch: skip it */

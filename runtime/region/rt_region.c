@@ -9,7 +9,7 @@
 #include "rt_settings.h"
 #include "rt_topology.h"
 
-/* Open addressing over (codeptr, team size, parent). A program has tens of
+/* Open addressing over (codeptr, team size, parent, parent index). A program has tens of
  * regions, rarely hundreds; a full table leaves new regions unmeasured. */
 #define TABLE_SIZE 8192
 #define TABLE_MASK (TABLE_SIZE - 1)
@@ -32,19 +32,23 @@ const char *rt_outcome_name(rt_outcome_t o)
     return (unsigned)o < RT_OUTCOME_COUNT ? outcome_names[o] : "?";
 }
 
-/* A region is its code address, its team size and its parent region: the
- * parent tells nesting levels apart even when a compiler's tail calls give
- * several levels the same return address. */
-static inline unsigned slot_of(const void *codeptr, int team_size, int parent_id)
+/* A region is its code address, its team size, its parent region and the
+ * number of the parent's thread that forks it: the parent tells nesting
+ * levels apart even when a compiler's tail calls give several levels the
+ * same return address, and the forking thread's number tells apart the
+ * inner teams of one parent (BT-MZ's zones: each team has its own data,
+ * its own CPUs and its own decision). */
+static inline unsigned slot_of(const void *codeptr, int team_size, int parent_id, int parent_index)
 {
     uint64_t h = (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full ^
-                 (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull;
+                 (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull ^ (uint64_t)(parent_index + 1) * 0x27D4EB2F165667C5ull;
     return (unsigned)(h >> 40) & TABLE_MASK;
 }
 
-static inline int same(const rt_region_t *r, const void *codeptr, int team_size, int parent_id)
+static inline int same(const rt_region_t *r, const void *codeptr, int team_size, int parent_id, int parent_index)
 {
-    return r->codeptr == codeptr && r->team_size == team_size && r->parent_id == parent_id;
+    return r->codeptr == codeptr && r->team_size == team_size && r->parent_id == parent_id &&
+           r->parent_index == parent_index;
 }
 
 static void region_free(rt_region_t *r)
@@ -66,7 +70,8 @@ static void region_free(rt_region_t *r)
     free(r);
 }
 
-static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent, int construct)
+static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent, int parent_index,
+                           int construct)
 {
     size_t n = (size_t)team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
     rt_region_t *r = aligned_alloc(_Alignof(rt_region_t), sizeof *r);
@@ -104,6 +109,7 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->codeptr = codeptr;
     r->team_size = team_size;
     r->parent_id = parent ? parent->id : -1;
+    r->parent_index = parent_index;
     r->construct = construct;
     r->level = parent ? parent->level + !construct : 1;
     r->cp_min = UINT64_MAX;
@@ -121,16 +127,19 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
 
 /* Lookup, and on a miss with insert, insertion. A construct's code
  * address (a worksharing loop's) is never a parallel region's, so the key
- * stays (codeptr, team size, parent). */
-static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *parent, int construct, int insert)
+ * stays (codeptr, team size, parent, -1). */
+static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *parent, int parent_index,
+                        int construct, int insert)
 {
     int parent_id = parent ? parent->id : -1;
-    unsigned s = slot_of(codeptr, team_size, parent_id);
+    if (!parent)
+        parent_index = -1;
+    unsigned s = slot_of(codeptr, team_size, parent_id, parent_index);
     for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
         rt_region_t *r = __atomic_load_n(&table[s], __ATOMIC_ACQUIRE);
         if (!r)
             break;
-        if (same(r, codeptr, team_size, parent_id))
+        if (same(r, codeptr, team_size, parent_id, parent_index))
             return r;
     }
     /* A full table: new regions go unmeasured, at the cost of the probe alone. */
@@ -139,7 +148,7 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
     /* First sight: insert under the lock, re-probing since another thread may have won. */
     pthread_mutex_lock(&insert_lock);
     rt_region_t *found = NULL;
-    s = slot_of(codeptr, team_size, parent_id);
+    s = slot_of(codeptr, team_size, parent_id, parent_index);
     for (unsigned probe = 0; probe < TABLE_SIZE; probe++, s = (s + 1) & TABLE_MASK) {
         rt_region_t *r = table[s];
         if (!r) {
@@ -147,7 +156,7 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
                 rt_verbose(1, "region table full (%d regions): regions seen from now on are not measured",
                            nregions);
                 __atomic_store_n(&table_full, 1, __ATOMIC_RELEASE); /* said once: later misses return early */
-            } else if ((found = create(codeptr, team_size, parent, construct))) {
+            } else if ((found = create(codeptr, team_size, parent, parent_index, construct))) {
                 found->id = nregions;
                 by_id[nregions] = found;
                 __atomic_store_n(&nregions, nregions + 1, __ATOMIC_RELEASE);
@@ -155,7 +164,7 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
             }
             break;
         }
-        if (same(r, codeptr, team_size, parent_id)) {
+        if (same(r, codeptr, team_size, parent_id, parent_index)) {
             found = r;
             break;
         }
@@ -164,14 +173,19 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
     return found;
 }
 
-rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent)
+rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent, int parent_index)
 {
-    return get(codeptr, team_size, parent, 0, 1);
+    return get(codeptr, team_size, parent, parent_index, 0, 1);
+}
+
+rt_region_t *rt_region_find(const void *codeptr, int team_size, const rt_region_t *parent, int parent_index)
+{
+    return get(codeptr, team_size, parent, parent_index, 0, 0);
 }
 
 rt_region_t *rt_region_construct(const void *codeptr, const rt_region_t *parent, int create)
 {
-    return get(codeptr, parent->team_size, parent, 1, create);
+    return get(codeptr, parent->team_size, parent, -1, 1, create);
 }
 
 int rt_region_listed(const rt_region_t *r)
@@ -197,7 +211,8 @@ rt_region_t *rt_region_at(int i)
 rt_region_t *rt_region_for_smaller_team(rt_region_t *requested, int actual)
 {
     rt_region_t *r = rt_region_get(requested->codeptr, actual,
-                                   requested->parent_id >= 0 ? rt_region_at(requested->parent_id) : NULL);
+                                   requested->parent_id >= 0 ? rt_region_at(requested->parent_id) : NULL,
+                                   requested->parent_index);
     if (r && __atomic_load_n(&requested->redirect, __ATOMIC_RELAXED) != r)
         __atomic_store_n(&requested->redirect, r, __ATOMIC_RELAXED);
     return r;

@@ -56,6 +56,8 @@ typedef struct rt_region {
     int         team_size;
     int         id;
     int         parent_id;      /* -1 for an outermost region */
+    int         parent_index;   /* the number, in its parent's team, of the thread that forks
+                                   this team (-1 outermost, and for a construct) */
     int         level;          /* nesting level, 1 = outermost parallel */
     rt_slot_t  *slot;           /* [team_size] each thread's hot slot */
     int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
@@ -119,10 +121,13 @@ typedef struct rt_region {
     int          cached;        /* it started from a mapping kept in an earlier run */
 } rt_region_t;
 
-/* Lookup by code address, team size and parent (NULL for an outermost
- * region), inserting on first sight (takes a lock and allocates only then).
- * NULL when the table is full or memory ran out. */
-rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent);
+/* Lookup by code address, team size, parent (NULL for an outermost region)
+ * and the forking thread's number in the parent's team (ignored without a
+ * parent), inserting on first sight (takes a lock and allocates only then).
+ * NULL when the table is full or memory ran out. rt_region_find never
+ * inserts. */
+rt_region_t *rt_region_get(const void *codeptr, int team_size, const rt_region_t *parent, int parent_index);
+rt_region_t *rt_region_find(const void *codeptr, int team_size, const rt_region_t *parent, int parent_index);
 
 /* A worksharing loop (its code address) inside an execution of region
  * parent, run by parent's team: found, or with create inserted (the

@@ -11,13 +11,15 @@
 #define RT_WS_SEEN 64
 
 /* The last region a thread encountered at one level, with its key (the
- * parent is the thread's region one level up): a region that recurs skips
+ * parent is the thread's region one level up, parent_index its number
+ * there): a region that recurs skips
  * the table's hash and probe. Records live as long as the table. */
 typedef struct rt_seen {
     const void        *codeptr;
     const rt_region_t *parent;
     rt_region_t       *region;
     int                requested;
+    int                parent_index;
 } rt_seen_t;
 
 /* Per OpenMP thread. The OpenMP layer embeds it in its own per-thread

@@ -14,7 +14,8 @@
  */
 typedef struct rt_sample {
     const void *codeptr;    /* the region: code address ... */
-    int         parent_id;  /* ... and enclosing region (-1 outermost); together they identify it */
+    int         parent_id;  /* ... enclosing region (-1 outermost) ... */
+    int         parent_index; /* ... and the forking thread's number there: together they identify it */
     int         id;         /* its number, for messages */
     int         team_size;
     int         nnodes;     /* columns of tnt */

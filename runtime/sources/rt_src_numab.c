@@ -68,6 +68,7 @@ typedef struct window {
     int               used;          /* open for the region below */
     const void       *codeptr;
     int               parent_id;
+    int               parent_index;
     int               team_size;
     int               capacity;      /* arrays below hold this many threads */
     pid_t            *tid;           /* [capacity] each index's thread, set at thread_begin */
@@ -189,7 +190,7 @@ static window_t *find(const rt_sample_t *s)
     for (int i = 0; i < MAX_WINDOWS; i++) {
         window_t *w = &windows[i];
         if (__atomic_load_n(&w->used, __ATOMIC_ACQUIRE) && w->codeptr == s->codeptr &&
-            w->parent_id == s->parent_id && w->team_size == s->team_size)
+            w->parent_id == s->parent_id && w->parent_index == s->parent_index && w->team_size == s->team_size)
             return w;
     }
     return NULL;
@@ -230,6 +231,7 @@ static window_t *open_window(const rt_sample_t *s)
         memset(slot->tid, 0, (size_t)slot->capacity * sizeof *slot->tid);
         slot->codeptr = s->codeptr;
         slot->parent_id = s->parent_id;
+        slot->parent_index = s->parent_index;
         slot->team_size = s->team_size;
         slot->have_base = 0;
         __atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);

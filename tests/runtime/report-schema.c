@@ -23,7 +23,7 @@
 // BROKEN: no regions False
 // BROKEN-NEXT: string team_size False
 // BROKEN-NEXT: unknown policy False
-// SHAPE: decision critpath [1, 2]
+// SHAPE: decision critpath [1, 2, 2]
 #include <omp.h>
 
 int main(void)

@@ -134,7 +134,9 @@ def render(r, out, show_tnt):
     for g in r["regions"]:
         cp = g["critical_path_ns"]
         name = ("loop " if g.get("construct") else "") + g["symbol"]
-        out.write(head.format(g["id"], g["parent"], name[:28], g["team_size"], g["executions"],
+        # A nested team: its parent and the parent's thread that forks it.
+        parent = g["parent"] if g.get("parent_thread", -1) < 0 else "{}.{}".format(g["parent"], g["parent_thread"])
+        out.write(head.format(g["id"], parent, name[:28], g["team_size"], g["executions"],
                               us(cp["mean"]), us(cp["before"]), us(cp["after"]), g["outcome"],
                               ",".join(str(c) for c in g["cpus"])))
         if g.get("why"):

@@ -1,0 +1,12 @@
+"""inner_teams.py: the level-2 records of a report, and whether their CPUs overlap."""
+import json
+import sys
+
+inner = sorted((r for r in json.load(open(sys.argv[1]))["regions"] if r["level"] == 2),
+               key=lambda r: r["parent_thread"])
+print("inner teams {}: forked by outer threads {}".format(len(inner), [r["parent_thread"] for r in inner]))
+print("executions", [r["executions"] for r in inner])
+print("sampled", *(sum(r["tnt_samples"]) > 0 for r in inner))
+cpus = [set(r["cpus"]) for r in inner]
+print("every thread pinned {}, CPUs shared by the two teams: {}".format(
+    all(c >= 0 for r in inner for c in r["cpus"]), sorted(cpus[0] & cpus[1]) if len(cpus) == 2 else None))
