@@ -216,7 +216,11 @@ int pl_csv_parse(const char *text, size_t len,
  * cores, every node counts k = ceil(T / C) slots per core (k = 1 when the
  * threads fit), the schedulers below run on those slots, and the j-th thread
  * placed on node n gets core j mod capacity[n]: the cores of the chosen node
- * are shared round-robin, at most k threads per core.
+ * are shared round-robin, at most k threads per core: from core j mod
+ * capacity[n] on, a thread takes the first core with fewer than k threads
+ * and none of its teammates, else the first with fewer than k threads, so a
+ * team that fits its node's cores gets distinct cores where the others
+ * leave room.
  */
 typedef struct pl_bubble {
     int           parent;     /* index of the enclosing bubble (< this index), -1 for an outermost team */

@@ -56,6 +56,7 @@ typedef struct bub {
     const pl_topo_t   *topo;
     const pl_bubble_t *b;
     int     nb, ns, nd, memory;
+    long    share;    /* slots per core: > 1 when the tree oversubscribes the cores */
     int    *off;      /* [nb] first slot of each bubble                        */
     int    *size;     /* [nb] distinct threads of the bubble's subtree         */
     int    *burst;    /* [nb] 1 when an outermost bubble was burst into threads */
@@ -72,6 +73,9 @@ typedef struct bub {
                          the slot itself excluded                              */
     int    *freec;    /* [nd] unreserved slots per node                        */
     int    *used;     /* [nd] threads placed per node (core numbering)          */
+    int    *cload;    /* [ns] oversubscribed: threads per core, node n's from
+                         coff[n] (the tree has more slots than cores then)     */
+    int    *coff;     /* [nd] */
     int    *tr;       /* [nd] reservation of the team being placed              */
     double *uw;       /* [ns] entity weight (bytes) for the memory order         */
     int    *upref;    /* [ns] entity preferred node                             */
@@ -98,6 +102,8 @@ static void bub_layout(bub_t *s, pl_arena_t *a, int nb, int ns, int nd)
     s->resv = pl_i_take(a, I * (size_t)ns * nd);
     s->freec = pl_i_take(a, I * nd);
     s->used = pl_i_take(a, I * nd);
+    s->cload = pl_i_take(a, I * ns);
+    s->coff = pl_i_take(a, I * nd);
     s->tr = pl_i_take(a, I * nd);
     s->uw = pl_i_take(a, D * ns);
     s->upref = pl_i_take(a, I * ns);
@@ -158,11 +164,46 @@ static int take(const bub_t *s, int *src, int *dst, int k, int x)
     return 0;
 }
 
+/* Whether a thread of the team whose slots are [s0, slot) is on core c of node n. */
+static int teammate_on(const bub_t *s, int s0, int slot, int n, int c)
+{
+    for (int t = s0; t < slot; t++)
+        if (s->node[t] == n && s->core[t] == c)
+            return 1;
+    return 0;
+}
+
+/* Place thread slot of the team whose slots start at s0 (s0 = slot: no team)
+ * on node n: core j mod capacity for the node's j-th thread. When the cores
+ * are shared (oversubscription), from that core on, the first that holds
+ * fewer than share threads and no teammate, else the first with fewer than
+ * share threads (the node's reservation leaves one): a team that fits its
+ * node's cores gets distinct cores where the others leave room (the round
+ * robin alone gave a 2-thread inner team its master's one core on a 2-core
+ * node), and no core holds more than share threads. */
+static void place_in(bub_t *s, int slot, int n, int s0)
+{
+    int cap = s->topo->capacity[n], c = s->used[n] % cap;
+    if (s->share > 1) {
+        int *load = s->cload + s->coff[n], room = -1, best = -1;
+        for (int step = 0; step < cap && best < 0; step++) {
+            int d = (c + step) % cap;
+            if (load[d] >= s->share)
+                continue;
+            room = room < 0 ? d : room;
+            best = teammate_on(s, s0, slot, n, d) ? -1 : d;
+        }
+        c = best >= 0 ? best : room >= 0 ? room : c;
+        load[c]++;
+    }
+    s->node[slot] = n;
+    s->core[slot] = c;
+    s->used[n]++;
+}
+
 static void place(bub_t *s, int slot, int n)
 {
-    s->node[slot] = n;
-    s->core[slot] = s->used[n] % s->topo->capacity[n];
-    s->used[n]++;
+    place_in(s, slot, n, slot);
 }
 
 /* Stable insertion sort of idx[0..n) by key(a) before key(b); n is a team or
@@ -218,7 +259,7 @@ static int place_team(bub_t *s, int bb)
         if (y < 0)
             return -ENOSPC;
         s->tr[y]--;
-        place(s, slot, y);
+        place_in(s, slot, y, s0);
         if ((rc = take(s, s->tr, s->resv + (size_t)slot * nd, L - 1, y)))
             return rc;
     }
@@ -350,6 +391,11 @@ int pl_bubble_decide(pl_bubble_sched_t sched, const pl_topo_t *topo, const pl_bu
         if (bubbles[i].parent < 0)
             threads += s.size[i];
     long k = (threads + cores - 1) / cores; /* slots per core, >= 1 */
+    s.share = k;
+    for (int n = 0, o = 0; k > 1 && n < nd; o += topo->capacity[n], n++) {
+        s.coff[n] = o; /* cores < threads <= ns here: every core has its counter */
+        memset(s.cload + o, 0, sizeof(int) * (size_t)topo->capacity[n]);
+    }
     for (int n = 0; n < nd; n++) {
         s.freec[n] = (int)(k * topo->capacity[n]);
         s.used[n] = 0;
