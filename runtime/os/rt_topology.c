@@ -1,11 +1,16 @@
 /* rt_topology.c: hwloc (this machine, XML or synthetic) or a nodes=N,cores=C spec -> rt_topo_t. */
 #include <errno.h>
 #include <hwloc.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "rt_topology.h"
 #include "rt_util.h"
@@ -134,13 +139,62 @@ static void hwloc_distances(hwloc_topology_t topo, rt_topo_t *t)
 
 /* An XML file hwloc will read must be a regular file of bounded size: hwloc
  * reads a device or FIFO (/dev/zero) forever. NULL when it is one. */
+static int topology_init(hwloc_topology_t *topo);
+
+/*
+ * hwloc trusts its XML input: a malformed file can crash it inside
+ * hwloc_topology_load (a version-2 file whose objects have no NUMA node
+ * dies of SIGSEGV in hwloc 2.9), and that would kill a program that runs on
+ * the stock runtime, which never reads the file. So an XML file is first
+ * loaded by a child process; this process loads it only when the child did
+ * not die of a signal. The child comes from _Fork, which runs no atfork
+ * handler (libomp's waits for the lock its own start-up holds while this
+ * runs: fork() never returned); its core dump is off. It is waited for by
+ * its pid, at most CHILD_WAIT_MS: a child stuck on a lock another thread held
+ * at the fork is killed. Returns why the file is unfit, or NULL (also when
+ * the check cannot tell: the load then goes ahead as without it).
+ */
+#define CHILD_WAIT_MS 10000
+
+static const char *xml_crashes(const char *path)
+{
+    static char why[96];
+    pid_t pid = _Fork();
+    if (pid == 0) {
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        hwloc_topology_t topo;
+        int ok = topology_init(&topo) == 0 && hwloc_topology_set_xml(topo, path) == 0 &&
+                 hwloc_topology_load(topo) == 0;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    pid_t done = 0;
+    for (int ms = 0; pid > 0 && done == 0 && ms <= CHILD_WAIT_MS; ms++) {
+        done = waitpid(pid, &status, WNOHANG);
+        if (done < 0 && errno == EINTR)
+            done = 0;
+        if (done == 0)
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    if (pid > 0 && done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        return NULL;
+    }
+    if (done <= 0 || !WIFSIGNALED(status))
+        return NULL;
+    snprintf(why, sizeof why, "hwloc crashed reading it (signal %d, in a child process)", WTERMSIG(status));
+    return why;
+}
+
 static const char *xml_unfit(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0)
         return NULL; /* hwloc says what is wrong with a missing file */
     int err = rt_file_unfit(&st);
-    return err == EISDIR ? "a directory, not an hwloc XML file" : err ? rt_read_file_error(err) : NULL;
+    return err == EISDIR ? "a directory, not an hwloc XML file" : err ? rt_read_file_error(err) : xml_crashes(path);
 }
 
 /*
