@@ -137,8 +137,6 @@ static void hwloc_distances(hwloc_topology_t topo, rt_topo_t *t)
         hwloc_distances_release(topo, dist);
 }
 
-/* An XML file hwloc will read must be a regular file of bounded size: hwloc
- * reads a device or FIFO (/dev/zero) forever. NULL when it is one. */
 static int topology_init(hwloc_topology_t *topo);
 
 /*
@@ -147,7 +145,7 @@ static int topology_init(hwloc_topology_t *topo);
  * dies of SIGSEGV in hwloc 2.9), and that would kill a program that runs on
  * the stock runtime, which never reads the file. So an XML file is first
  * loaded by a child process; this process loads it only when the child did
- * not die of a signal. The child comes from _Fork, which runs no atfork
+ * not crash. The child comes from _Fork, which runs no atfork
  * handler (libomp's waits for the lock its own start-up holds while this
  * runs: fork() never returned); its core dump is off. It is waited for by
  * its pid, at most CHILD_WAIT_MS: a child stuck on a lock another thread held
@@ -155,6 +153,7 @@ static int topology_init(hwloc_topology_t *topo);
  * the check cannot tell: the load then goes ahead as without it).
  */
 #define CHILD_WAIT_MS 10000
+#define REFUSED 3  /* the child's exit status when hwloc refused the file without crashing */
 
 static const char *xml_crashes(const char *path)
 {
@@ -166,7 +165,7 @@ static const char *xml_crashes(const char *path)
         hwloc_topology_t topo;
         int ok = topology_init(&topo) == 0 && hwloc_topology_set_xml(topo, path) == 0 &&
                  hwloc_topology_load(topo) == 0;
-        _exit(ok ? 0 : 1);
+        _exit(ok ? 0 : REFUSED);
     }
     int status = 0;
     pid_t done = 0;
@@ -182,12 +181,19 @@ static const char *xml_crashes(const char *path)
         waitpid(pid, &status, 0);
         return NULL;
     }
-    if (done <= 0 || !WIFSIGNALED(status))
+    if (done <= 0 || (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == REFUSED)))
         return NULL;
-    snprintf(why, sizeof why, "hwloc crashed reading it (signal %d, in a child process)", WTERMSIG(status));
+    /* Died of a signal, or exited otherwise (a sanitizer's report of the crash exits 1). */
+    if (WIFSIGNALED(status))
+        snprintf(why, sizeof why, "hwloc crashed reading it (signal %d, in a child process)", WTERMSIG(status));
+    else
+        snprintf(why, sizeof why, "hwloc crashed reading it (exit status %d, in a child process)", WEXITSTATUS(status));
     return why;
 }
 
+/* An XML file hwloc will read must be a regular file of bounded size: hwloc
+ * reads a device or FIFO (/dev/zero) forever. It must not crash hwloc either
+ * (xml_crashes). NULL when it is fit. */
 static const char *xml_unfit(const char *path)
 {
     struct stat st;
