@@ -816,6 +816,9 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
         s.head[bt] = -1;
         while (d >= 0) {
             int nx = s.next[d];
+            /* d's candidate was bt, at its cursor: read on from the next
+             * entry, without waiting for the store of placed[bt]. */
+            c.pos[d]++;
             sel_update(&s, d, sel_refill(&s, d));
             d = nx;
         }
