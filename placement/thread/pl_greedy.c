@@ -52,9 +52,10 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
  *
  * Nothing is sorted before a cursor needs it. Cursors rarely reach the bottom
  * of a column (nodes fill up first), and most of what they do pass over are
- * threads already placed on other nodes. So one pass (per two columns) only threads
- * its elements onto 2^bbits value buckets (linked lists in thread order, the
- * highest bucket read first, no counting pass), and when a cursor runs out,
+ * threads already placed on other nodes. So the set-up (bucket_columns) only
+ * threads each column's elements onto 2^bbits value buckets (linked lists in
+ * thread order, the highest bucket read first, no counting pass), and when a
+ * cursor runs out,
  * the still unplaced threads of the next buckets (whole buckets, until 16 or
  * what the node can still take) are gathered and sorted exactly: insertion
  * sort when few, else a stable LSD radix sort on the bits below the bucket's
