@@ -75,14 +75,17 @@ int pl_i_ctx_init(pl_ctx_t *ctx, pl_arena_t *a, const pl_topo_t *topo,
 void pl_i_eval(pl_ctx_t *ctx, const int *node, double *crit, double *sum, int *crit_thread);
 
 /* The greedy policies write node[] (and the trace); cores are numbered by
- * pl_i_number_cores afterwards. */
+ * pl_i_number_cores afterwards. simd: take the AVX2 set-up, which the
+ * caller passes as pl_i_greedy_simd() says (1 where the CPU has AVX2);
+ * both set-ups give the same decisions. */
 size_t pl_i_greedy_bytes(int n, int nd);
+int pl_i_greedy_simd(void);
 int pl_i_compact(const pl_topo_t *topo, int n, int *node);
 int pl_i_scatter(const pl_topo_t *topo, int n, int *node);
 int pl_i_maxlocal(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
-                  pl_arena_t *a, pl_trace_t *trace);
+                  pl_arena_t *a, pl_trace_t *trace, int simd);
 int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
-                  pl_arena_t *a, pl_trace_t *trace);
+                  pl_arena_t *a, pl_trace_t *trace, int simd);
 
 /* Local search from node[] (improved in place). */
 size_t pl_i_refine_bytes(int n, int nd);

@@ -79,6 +79,14 @@ for feature in config.ompnuma_features:
         config.available_features.add(feature)
 if config.ompnuma_sanitize:
     config.available_features.add("asan")
+# avx2: the CPU running the tests has AVX2, for which the placement library's
+# greedy set-up has its own path (tested against the portable one).
+try:
+    with open("/proc/cpuinfo") as _f:
+        if any(_l.startswith("flags") and " avx2" in _l for _l in _f):
+            config.available_features.add("avx2")
+except OSError:
+    pass
 # kernel-timing: tests whose outcome depends on how fast the guest kernel
 # scans and migrates (Linux's automatic NUMA balancing); run them with
 # OMPNUMA_TEST_KERNEL_TIMING=1, they are not part of the default suite.

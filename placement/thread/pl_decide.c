@@ -71,6 +71,7 @@ int pl_decide_traced(pl_policy_t policy, const pl_topo_t *topo, const pl_tnt_t *
     if (needs_model && (rc = pl_i_ctx_init(&ctx, &a, topo, tnt, model)))
         return rc;
     pl_arena_t phase = a;
+    int simd = pl_i_greedy_simd();
 
     switch (policy) {
     case PL_POLICY_COMPACT:
@@ -80,17 +81,17 @@ int pl_decide_traced(pl_policy_t policy, const pl_topo_t *topo, const pl_tnt_t *
         rc = pl_i_scatter(topo, n, out->node);
         break;
     case PL_POLICY_MAXLOCAL:
-        rc = pl_i_maxlocal(topo, tnt, out->node, &phase, trace);
+        rc = pl_i_maxlocal(topo, tnt, out->node, &phase, trace, simd);
         break;
     case PL_POLICY_CRITPATH:
-        rc = pl_i_critpath(topo, tnt, out->node, &phase, trace);
+        rc = pl_i_critpath(topo, tnt, out->node, &phase, trace, simd);
         break;
     case PL_POLICY_CRITPATH_REFINE:
     case PL_POLICY_EXHAUSTIVE:
         /* Only critpath+refine reports its greedy phase: exhaustive's answer
          * does not come from those steps. */
         rc = pl_i_critpath(topo, tnt, out->node, &phase,
-                           policy == PL_POLICY_CRITPATH_REFINE ? trace : NULL);
+                           policy == PL_POLICY_CRITPATH_REFINE ? trace : NULL, simd);
         if (!rc) {
             phase = a;
             rc = pl_i_polish(&ctx, out->node, &phase);

@@ -3,6 +3,10 @@
 #include <math.h>
 #include <string.h>
 #include "pl_internal.h"
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define PL_AVX2 1 /* the set-up has an AVX2 path, taken when the CPU has it */
+#endif
 
 /* Fill node 0, then node 1, ...: what OMP_PROC_BIND=close gives on a machine
  * whose cores are numbered node by node. */
@@ -48,9 +52,10 @@ int pl_i_scatter(const pl_topo_t *topo, int n, int *node)
  *
  * Nothing is sorted before a cursor needs it. Cursors rarely reach the bottom
  * of a column (nodes fill up first), and most of what they do pass over are
- * threads already placed on other nodes. So one pass (per two columns) only threads
- * its elements onto 2^bbits value buckets (linked lists in thread order, the
- * highest bucket read first, no counting pass), and when a cursor runs out,
+ * threads already placed on other nodes. So the set-up (bucket_columns) only
+ * threads each column's elements onto 2^bbits value buckets (linked lists in
+ * thread order, the highest bucket read first, no counting pass), and when a
+ * cursor runs out,
  * the still unplaced threads of the next buckets (whole buckets, until 16 or
  * what the node can still take) are gathered and sorted exactly: insertion
  * sort when few, else a stable LSD radix sort on the bits below the bucket's
@@ -73,20 +78,23 @@ typedef struct cols {
     const uint64_t *refs;
     int   n, nd;
     int   bbits;      /* 2^bbits buckets per column, about 4 elements each */
-    int  *run;        /* [nd][n+1] sorted unplaced threads of the chunk being read, then n */
-    double *ifv;      /* [nd][n] critpath: IF (Eq. 4) of each run entry; NULL for maxlocal */
+    int  *run;        /* [nd][ls] sorted unplaced threads of the chunk being read, then n */
+    double *ifv;      /* [nd][ls] critpath: IF (Eq. 4) of each run entry; NULL for maxlocal */
     double factor;    /* NUMA factor of the IFs */
     const int *capacity; /* [nd] cores of each node */
-    int  *link;       /* [nd][n] next thread of the same bucket, -1 ends */
+    int  *link;       /* [nd][ls] next thread of the same bucket, -1 ends */
+    int   ls;         /* column stride of link, run and ifv: col_stride(n) */
     int  *head;       /* [nd][2^bbits] first thread of each bucket, -1 empty */
     uint64_t *tv;     /* [n] scratch of the gathering: values */
     kv_t *tmp;        /* [2n] scratch of the radix sort */
-    uint64_t *vmax;   /* [nd] OR of the column: its bit length */
+    uint64_t *vmax;   /* [nd] maximum of the column (portable set-up: its OR, same bit length) */
+    uint64_t *cmin;   /* [nd] bucket = (v - cmin) >> shift; 0 in the portable set-up */
     int  *bucket;     /* [nd] next bucket to read (they go down), -1 none */
     int  *pos;        /* [nd] cursor in run */
     int  *len;        /* [nd] length of run */
     int  *shift;      /* [nd] bucket = v >> shift */
     int  *used;       /* [nd] threads placed on the node */
+    int  *seg;        /* [n] scratch of the gathering: buckets to sort */
     unsigned char *placed; /* [n+1]; placed[n] stays 0: every run ends with n */
     double *load;     /* [nd] CPImpact (critpath) or LC (maxlocal) */
     double *rowsum;   /* [n] */
@@ -102,6 +110,16 @@ static int bucket_bits(int n)
     while (b < 10 && (1L << (b + 2)) < n)
         b++;
     return b;
+}
+
+/* Columns of link, run and ifv start one or two cache lines apart, not a
+ * multiple of 4 KiB: the AVX2 set-up writes one link of every column per
+ * row, and the steps read the first entries of every column's run and ifv;
+ * at a stride of 4 or 8 KiB these would all fall into one set of the
+ * first-level cache. At least n + 1 (a run ends with n). */
+static int col_stride(int n)
+{
+    return ((n + 15) & ~15) + 16;
 }
 
 /* Sort k gathered threads of one bucket of column d (values in tv, threads in
@@ -128,7 +146,9 @@ static void sort_bucket(cols_t *c, int d, int *run, uint64_t *tv, int k)
     /* The bits below the bucket's prefix in as few passes of at most 8 bits
      * as there must be, split evenly: the counts of a pass are cleared and
      * summed over 2^bits entries, not 256 (a 13-bit remainder takes 7 + 6,
-     * 192 counts, rather than 8 + 5 over 512). */
+     * 192 counts, rather than 8 + 5 over 512). The digits are those of
+     * v - cmin, whose bits above shift are the bucket's. */
+    uint64_t lo = c->cmin[d];
     int sh = c->shift[d], passes = (sh + 7) / 8, width = passes ? (sh + passes - 1) / passes : 0;
     for (int s = 0; s < sh; s += width) {
         int count[257];
@@ -137,11 +157,11 @@ static void sort_bucket(cols_t *c, int d, int *run, uint64_t *tv, int k)
         memset(count, 0, sizeof(int) * (mask + 2));
         /* Bucket mask - digit: descending order, stable within a digit. */
         for (int i = 0; i < k; i++)
-            count[mask - ((a[i].v >> s) & mask) + 1]++;
+            count[mask - (((a[i].v - lo) >> s) & mask) + 1]++;
         for (unsigned i = 1; i <= mask + 1; i++)
             count[i] += count[i - 1];
         for (int i = 0; i < k; i++)
-            x[count[mask - ((a[i].v >> s) & mask)]++] = a[i];
+            x[count[mask - (((a[i].v - lo) >> s) & mask)]++] = a[i];
         kv_t *y = a; a = x; x = y;
     }
     for (int i = 0; i < k; i++) {
@@ -163,35 +183,50 @@ static void sort_bucket(cols_t *c, int d, int *run, uint64_t *tv, int k)
 __attribute__((noinline)) static int load_chunk(cols_t *c, int d)
 {
     int n = c->n, nd = c->nd;
-    const int *link = c->link + (size_t)d * n;
+    const int *link = c->link + (size_t)d * c->ls;
     const int *head = c->head + ((size_t)d << c->bbits);
     const unsigned char *placed = c->placed;
     const uint64_t *col = c->refs + d;
-    int *run = c->run + (size_t)d * (n + 1);
+    int *run = c->run + (size_t)d * c->ls;
     uint64_t *tv = c->tv;
     /* No more than the node can still take: a full node closes its column,
      * and the buckets below are often a few large ones (block-local columns:
      * the many small remote counts) that no cursor reaches. */
     int want = c->capacity[d] - c->used[d];
     want = want < CHUNK_MIN ? want : CHUNK_MIN;
-    int k = 0, b = c->bucket[d];
+    /* The walks only note where a bucket with two or more unplaced threads
+     * starts (most have none or one): the values are loaded, and those
+     * buckets sorted, after all walks, each in one loop rather than a loop
+     * of zero, one or two turns (a mispredicted exit) per bucket. */
+    int k = 0, b = c->bucket[d], nseg = 0;
+    int *seg = c->seg;
     for (; b >= 0 && k < want; b--) {
         int k0 = k;
         for (int t = head[b]; t >= 0; t = link[t]) {
             run[k] = t;
             k += !placed[t];
         }
-        /* The values after the walk, of the unplaced threads only: each is a
-         * cache line of the table, and these loads wait for no link. */
-        for (int i = k0; i < k; i++)
-            tv[i] = col[(size_t)run[i] * nd];
-        if (k - k0 > 1)
-            sort_bucket(c, d, run + k0, tv + k0, k - k0);
+        seg[nseg] = k0;
+        nseg += k - k0 > 1;
     }
     c->bucket[d] = b;
     run[k] = n;
+    /* The values of the unplaced threads only: each is a cache line of the
+     * table, and these loads wait for no link. */
+    for (int i = 0; i < k; i++)
+        tv[i] = col[(size_t)run[i] * nd];
+    uint64_t lo = c->cmin[d];
+    int sh = c->shift[d];
+    for (int j = 0; j < nseg; j++) {
+        /* The bucket ends before the first value with other bits above shift. */
+        int k0 = seg[j], k1 = k0 + 1;
+        uint64_t prefix = (tv[k0] - lo) >> sh;
+        while (k1 < k && (tv[k1] - lo) >> sh == prefix)
+            k1++;
+        sort_bucket(c, d, run + k0, tv + k0, k1 - k0);
+    }
     if (c->ifv) {
-        double *ifv = c->ifv + (size_t)d * n, f = c->factor;
+        double *ifv = c->ifv + (size_t)d * c->ls, f = c->factor;
         const double *rowsum = c->rowsum;
         for (int i = 0; i < k; i++) {
             double v = (double)tv[i];
@@ -204,7 +239,7 @@ __attribute__((noinline)) static int load_chunk(cols_t *c, int d)
 /* Largest remaining element of column d, or -1; pos[d] is its run index. */
 static inline int top(cols_t *c, int d)
 {
-    const int *run = c->run + (size_t)d * (c->n + 1);
+    const int *run = c->run + (size_t)d * c->ls;
     const unsigned char *placed = c->placed;
     int p = c->pos[d];
     for (;;) {
@@ -221,23 +256,29 @@ static inline int top(cols_t *c, int d)
 }
 
 /*
- * One row-major pass over the TNT gives the row totals and the column ranges;
- * then each column is threaded onto its buckets, last thread first so that
- * every bucket lists its threads in ascending order.
+ * The set-up reads the TNT twice: one row-major pass gives the row totals
+ * and each column's range, then each column is threaded onto its buckets,
+ * last thread first so that every bucket lists its threads in ascending
+ * order. The portable passes bucket [0, 2^bits of the column's maximum); the
+ * AVX2 ones, which get each column's minimum for two instructions per four
+ * entries, bucket [minimum, maximum]: an all-shared table's columns (values
+ * within 10 % of each other) then fill all their buckets instead of 13 of
+ * 256, and a gathering sorts a few threads instead of 80. The buckets only
+ * decide how much a gathering sorts; which thread a cursor returns is the
+ * same either way.
  */
-static void bucket_columns(cols_t *c, const pl_topo_t *topo)
+
+/* Row totals in 64 bits (exact unless the overflow check in bucket_columns
+ * redoes them) and the OR of every column, four rows at a time: one update of
+ * the column ORs per four elements. */
+static void rows_portable(cols_t *c)
 {
-    int n = c->n, nd = c->nd, bb = c->bbits;
+    int n = c->n, nd = c->nd;
     const uint64_t *restrict refs = c->refs;
     uint64_t *restrict vmax = c->vmax;
     double *restrict rowsum = c->rowsum;
-    /* The OR of a column has the bit length of its maximum: buckets split
-     * [0, 2^bits) and cost no compare per element. Row totals are summed in
-     * 64 bits when no row can overflow (every column below 2^bits_d, and the
-     * sum of those bounds below 2^64), else in double. Four rows at a time:
-     * one update of the column ORs per four elements. */
     for (int d = 0; d < nd; d++)
-        vmax[d] = 0;
+        vmax[d] = c->cmin[d] = 0;
     int t = 0;
     for (; t + 4 <= n; t += 4) {
         const uint64_t *r0 = refs + (size_t)t * nd, *r1 = r0 + nd, *r2 = r1 + nd, *r3 = r2 + nd;
@@ -263,41 +304,19 @@ static void bucket_columns(cols_t *c, const pl_topo_t *topo)
         }
         rowsum[t] = (double)r;
     }
-    unsigned __int128 bound = 0;
-    for (int d = 0; d < nd; d++) {
-        int bits = 0;
-        for (uint64_t span = vmax[d]; span; span >>= 1)
-            bits++;
-        c->shift[d] = bits > bb ? bits - bb : 0;
-        bound += (unsigned __int128)1 << bits;
-    }
-    if (bound > (unsigned __int128)UINT64_MAX)
-        for (t = 0; t < n; t++) {
-            double r = 0;
-            for (int d = 0; d < nd; d++)
-                r += (double)refs[(size_t)t * nd + d];
-            rowsum[t] = r;
-        }
-    for (int d = 0; d < nd; d++) {
-        c->pos[d] = c->len[d] = 0;
-        c->run[(size_t)d * (n + 1)] = n;
-        if (topo->capacity[d] <= 0) {
-            /* A node without cores never receives a thread: no column to read. */
-            c->bucket[d] = -1;
-            continue;
-        }
-        c->bucket[d] = (1 << bb) - 1;
-    }
-    for (size_t i = 0; i < ((size_t)nd << bb); i++)
-        c->head[i] = -1;
-    /* Two columns per pass: the pair's values share a cache line of the
-     * table, which a column at a time loads once per column (measured: 2 to
-     * 4 % of a 1024 x 16 decision; four at a time spill registers and are
-     * slower). A node without cores is threaded too and never read. */
-    int d = 0;
+}
+
+/* Two columns per pass: the pair's values share a cache line of the table,
+ * which a column at a time loads once per column (measured: 2 to 4 % of a
+ * 1024 x 16 decision; four at a time spill registers and are slower). A node
+ * without cores is threaded too and never read. */
+static void thread_portable(cols_t *c)
+{
+    int n = c->n, nd = c->nd, bb = c->bbits, t, d = 0;
+    const uint64_t *restrict refs = c->refs;
     for (; d + 2 <= nd; d += 2) {
         int *restrict h0 = c->head + ((size_t)d << bb), *restrict h1 = h0 + (1 << bb);
-        int *restrict l0 = c->link + (size_t)d * n, *restrict l1 = l0 + n;
+        int *restrict l0 = c->link + (size_t)d * c->ls, *restrict l1 = l0 + c->ls;
         const uint64_t *restrict col = refs + d;
         int s0 = c->shift[d], s1 = c->shift[d + 1];
         for (t = n - 1; t >= 0; t--) {
@@ -310,7 +329,7 @@ static void bucket_columns(cols_t *c, const pl_topo_t *topo)
     }
     for (; d < nd; d++) {
         int *restrict head = c->head + ((size_t)d << bb);
-        int *restrict link = c->link + (size_t)d * n;
+        int *restrict link = c->link + (size_t)d * c->ls;
         const uint64_t *restrict col = refs + d;
         int sh = c->shift[d];
         for (t = n - 1; t >= 0; t--) {
@@ -321,18 +340,182 @@ static void bucket_columns(cols_t *c, const pl_topo_t *topo)
     }
 }
 
+#ifdef PL_AVX2
+/* Columns d0 .. d0 + 4 * ng - 1 (ng <= 4, a constant once inlined: the
+ * minima and maxima stay in registers). Unsigned order through signed
+ * compares of the values with their top bit flipped. Row totals go to
+ * sums[t], added to what earlier blocks left there unless first. */
+__attribute__((target("avx2"), always_inline)) static inline void
+rows_block_avx2(cols_t *c, int d0, int ng, uint64_t *sums, int first)
+{
+    int n = c->n, nd = c->nd;
+    const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
+    __m256i mn[4], mx[4];
+    for (int g = 0; g < ng; g++) {
+        mn[g] = _mm256_set1_epi64x(INT64_MAX);
+        mx[g] = _mm256_set1_epi64x(INT64_MIN);
+    }
+    for (int t = 0; t < n; t++) {
+        const uint64_t *row = c->refs + (size_t)t * nd + d0;
+        __m256i s = _mm256_setzero_si256();
+        for (int g = 0; g < ng; g++) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(row + 4 * g));
+            s = _mm256_add_epi64(s, x);
+            x = _mm256_xor_si256(x, flip);
+            mn[g] = _mm256_blendv_epi8(mn[g], x, _mm256_cmpgt_epi64(mn[g], x));
+            mx[g] = _mm256_blendv_epi8(mx[g], x, _mm256_cmpgt_epi64(x, mx[g]));
+        }
+        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+        h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
+        uint64_t sum = (uint64_t)_mm_cvtsi128_si64(h);
+        sums[t] = first ? sum : sums[t] + sum;
+    }
+    for (int g = 0; g < ng; g++) {
+        _mm256_storeu_si256((__m256i *)(c->cmin + d0 + 4 * g), _mm256_xor_si256(mn[g], flip));
+        _mm256_storeu_si256((__m256i *)(c->vmax + d0 + 4 * g), _mm256_xor_si256(mx[g], flip));
+    }
+}
+
+/* nd a multiple of 4: row totals, column minima and maxima, by blocks of up
+ * to 16 columns; the totals of several blocks add up in the gathering's
+ * scratch (tv, unused until the first gathering). */
+__attribute__((target("avx2"))) static void rows_avx2(cols_t *c)
+{
+    uint64_t *sums = c->tv;
+    for (int d0 = 0; d0 < c->nd; d0 += 16) {
+        int first = d0 == 0;
+        switch ((c->nd - d0) / 4) {
+        case 1:  rows_block_avx2(c, d0, 1, sums, first); break;
+        case 2:  rows_block_avx2(c, d0, 2, sums, first); break;
+        case 3:  rows_block_avx2(c, d0, 3, sums, first); break;
+        default: rows_block_avx2(c, d0, 4, sums, first); break;
+        }
+    }
+    for (int t = 0; t < c->n; t++)
+        c->rowsum[t] = (double)sums[t];
+}
+
+/* Thread columns d0 .. d0 + 4 * ng - 1 row by row: the bucket slots of a
+ * row's values, (v - cmin) >> shift plus the column's first slot, in four
+ * vector operations per four columns, then two stores and a load each. */
+__attribute__((target("avx2"), always_inline)) static inline void
+thread_block_avx2(cols_t *c, int d0, int ng)
+{
+    int n = c->n, nd = c->nd, bb = c->bbits, ls = c->ls;
+    int *restrict head = c->head;
+    int *restrict link = c->link + (size_t)d0 * ls;
+    __m256i lo[4], sh[4], base[4];
+    for (int g = 0; g < ng; g++) {
+        int d = d0 + 4 * g;
+        lo[g] = _mm256_loadu_si256((const __m256i *)(c->cmin + d));
+        sh[g] = _mm256_set_epi64x(c->shift[d + 3], c->shift[d + 2], c->shift[d + 1], c->shift[d]);
+        base[g] = _mm256_set_epi64x((int64_t)(d + 3) << bb, (int64_t)(d + 2) << bb,
+                                    (int64_t)(d + 1) << bb, (int64_t)d << bb);
+    }
+    uint64_t slot[16];
+    for (int t = n - 1; t >= 0; t--) {
+        const uint64_t *row = c->refs + (size_t)t * nd + d0;
+        for (int g = 0; g < ng; g++) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(row + 4 * g));
+            x = _mm256_add_epi64(_mm256_srlv_epi64(_mm256_sub_epi64(x, lo[g]), sh[g]), base[g]);
+            _mm256_storeu_si256((__m256i *)(slot + 4 * g), x);
+        }
+        for (int j = 0; j < 4 * ng; j++) {
+            link[(size_t)j * ls + t] = head[slot[j]];
+            head[slot[j]] = t;
+        }
+    }
+}
+
+__attribute__((target("avx2"))) static void thread_avx2(cols_t *c)
+{
+    for (int d0 = 0; d0 < c->nd; d0 += 16) {
+        switch ((c->nd - d0) / 4) {
+        case 1:  thread_block_avx2(c, d0, 1); break;
+        case 2:  thread_block_avx2(c, d0, 2); break;
+        case 3:  thread_block_avx2(c, d0, 3); break;
+        default: thread_block_avx2(c, d0, 4); break;
+        }
+    }
+}
+#endif
+
+/* Whether this CPU takes the AVX2 set-up (the decisions are the same). */
+int pl_i_greedy_simd(void)
+{
+#ifdef PL_AVX2
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
+static void bucket_columns(cols_t *c, const pl_topo_t *topo, int simd)
+{
+    int n = c->n, nd = c->nd, bb = c->bbits;
+    const uint64_t *restrict refs = c->refs;
+#ifdef PL_AVX2
+    simd = simd && nd % 4 == 0;
+    if (simd)
+        rows_avx2(c);
+    else
+#endif
+        rows_portable(c);
+    /* Row totals are summed in 64 bits when no row can overflow (every
+     * column below 2^bits_d, and the sum of those bounds below 2^64), else in
+     * double. */
+    unsigned __int128 bound = 0;
+    for (int d = 0; d < nd; d++) {
+        int bits = 0, rbits = 0;
+        for (uint64_t v = c->vmax[d]; v; v >>= 1)
+            bits++;
+        for (uint64_t span = c->vmax[d] - c->cmin[d]; span; span >>= 1)
+            rbits++;
+        c->shift[d] = rbits > bb ? rbits - bb : 0;
+        bound += (unsigned __int128)1 << bits;
+    }
+    if (bound > (unsigned __int128)UINT64_MAX)
+        for (int t = 0; t < n; t++) {
+            double r = 0;
+            for (int d = 0; d < nd; d++)
+                r += (double)refs[(size_t)t * nd + d];
+            c->rowsum[t] = r;
+        }
+    for (int d = 0; d < nd; d++) {
+        c->pos[d] = c->len[d] = 0;
+        c->run[(size_t)d * c->ls] = n;
+        if (topo->capacity[d] <= 0) {
+            /* A node without cores never receives a thread: no column to read. */
+            c->bucket[d] = -1;
+            continue;
+        }
+        c->bucket[d] = (1 << bb) - 1;
+    }
+    for (size_t i = 0; i < ((size_t)nd << bb); i++)
+        c->head[i] = -1;
+#ifdef PL_AVX2
+    if (simd) {
+        thread_avx2(c);
+        return;
+    }
+#endif
+    thread_portable(c);
+}
+
 static size_t critpath_sel_bytes(int n, int nd);
 
 size_t pl_i_greedy_bytes(int n, int nd)
 {
     pl_arena_t a = { NULL, 0, 0 };
-    pl_i_take(&a, sizeof(int) * (size_t)(n + 1) * nd);
-    pl_i_take(&a, sizeof(double) * (size_t)n * nd);
-    pl_i_take(&a, sizeof(int) * (size_t)n * nd);
+    pl_i_take(&a, sizeof(int) * (size_t)col_stride(n) * nd);
+    pl_i_take(&a, sizeof(double) * (size_t)col_stride(n) * nd);
+    pl_i_take(&a, sizeof(int) * (size_t)col_stride(n) * nd);
     pl_i_take(&a, sizeof(int) * ((size_t)nd << bucket_bits(n)));
     pl_i_take(&a, sizeof(double) * n);
     pl_i_take(&a, sizeof(uint64_t) * (size_t)n);
     pl_i_take(&a, sizeof(kv_t) * 2 * (size_t)n);
+    pl_i_take(&a, sizeof(int) * (size_t)n);
+    pl_i_take(&a, sizeof(uint64_t) * nd);
     pl_i_take(&a, sizeof(uint64_t) * nd);
     for (int i = 0; i < 6; i++)
         pl_i_take(&a, sizeof(int) * nd);
@@ -342,23 +525,27 @@ size_t pl_i_greedy_bytes(int n, int nd)
     return a.used + critpath_sel_bytes(n, nd);
 }
 
-/* with_if: critpath, whose cursors carry the IF of every gathered thread. */
+/* with_if: critpath, whose cursors carry the IF of every gathered thread;
+ * simd: take the AVX2 set-up (pl_i_greedy_simd). */
 static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_tnt_t *tnt,
-                     int with_if)
+                     int with_if, int simd)
 {
     int n = tnt->nthreads, nd = tnt->nnodes;
     c->refs = tnt->refs;
     c->n = n;
     c->nd = nd;
     c->bbits = bucket_bits(n);
-    c->run = pl_i_take(a, sizeof(int) * (size_t)(n + 1) * nd);
-    c->ifv = pl_i_take(a, sizeof(double) * (size_t)n * nd);
-    c->link = pl_i_take(a, sizeof(int) * (size_t)n * nd);
+    c->ls = col_stride(n);
+    c->run = pl_i_take(a, sizeof(int) * (size_t)c->ls * nd);
+    c->ifv = pl_i_take(a, sizeof(double) * (size_t)c->ls * nd);
+    c->link = pl_i_take(a, sizeof(int) * (size_t)c->ls * nd);
     c->head = pl_i_take(a, sizeof(int) * ((size_t)nd << c->bbits));
     c->rowsum = pl_i_take(a, sizeof(double) * n);
     c->tv = pl_i_take(a, sizeof(uint64_t) * (size_t)n);
     c->tmp = pl_i_take(a, sizeof(kv_t) * 2 * (size_t)n);
+    c->seg = pl_i_take(a, sizeof(int) * (size_t)n);
     c->vmax = pl_i_take(a, sizeof(uint64_t) * nd);
+    c->cmin = pl_i_take(a, sizeof(uint64_t) * nd);
     c->bucket = pl_i_take(a, sizeof(int) * nd);
     c->pos = pl_i_take(a, sizeof(int) * nd);
     c->len = pl_i_take(a, sizeof(int) * nd);
@@ -380,7 +567,7 @@ static int cols_init(cols_t *c, pl_arena_t *a, const pl_topo_t *topo, const pl_t
         c->used[d] = 0;
         c->load[d] = 0;
     }
-    bucket_columns(c, topo);
+    bucket_columns(c, topo, simd);
     return 0;
 }
 
@@ -446,10 +633,10 @@ static void place(cols_t *c, int *node, int t, int d)
  * node is the least contended, e_max itself is taken.
  */
 int pl_i_maxlocal(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
-                  pl_arena_t *a, pl_trace_t *trace)
+                  pl_arena_t *a, pl_trace_t *trace, int simd)
 {
     cols_t c;
-    int rc = cols_init(&c, a, topo, tnt, 0);
+    int rc = cols_init(&c, a, topo, tnt, 0, simd);
     if (rc)
         return rc;
     double factor = pl_numa_factor(topo);
@@ -590,15 +777,15 @@ static inline sel_key_t sel_refill(sel_t *s, int d)
     sel_link(s, d, t);
     if (t < 0)
         return SEL_NONE;
-    c->impact[d] = c->ifv[(size_t)d * c->n + c->pos[d]];
+    c->impact[d] = c->ifv[(size_t)d * c->ls + c->pos[d]];
     return sel_key(c->impact[d] + c->load[d], t, d);
 }
 
 int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
-                  pl_arena_t *a, pl_trace_t *trace)
+                  pl_arena_t *a, pl_trace_t *trace, int simd)
 {
     cols_t c;
-    int rc = cols_init(&c, a, topo, tnt, 1);
+    int rc = cols_init(&c, a, topo, tnt, 1, simd);
     if (rc)
         return rc;
     int n = tnt->nthreads, nd = tnt->nnodes;
@@ -648,6 +835,9 @@ int pl_i_critpath(const pl_topo_t *topo, const pl_tnt_t *tnt, int *node,
         s.head[bt] = -1;
         while (d >= 0) {
             int nx = s.next[d];
+            /* d's candidate was bt, at its cursor: read on from the next
+             * entry, without waiting for the store of placed[bt]. */
+            c.pos[d]++;
             sel_update(&s, d, sel_refill(&s, d));
             d = nx;
         }

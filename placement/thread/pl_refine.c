@@ -136,7 +136,7 @@ int pl_i_polish(pl_ctx_t *ctx, int *node, pl_arena_t *a)
         return -ENOBUFS;
     for (int start = 0; start < starts - 1; start++) {
         pl_arena_t phase = base;
-        if (start == 0)      rc = pl_i_maxlocal(ctx->topo, ctx->tnt, alt, &phase, NULL);
+        if (start == 0)      rc = pl_i_maxlocal(ctx->topo, ctx->tnt, alt, &phase, NULL, pl_i_greedy_simd());
         else if (start == 1) rc = pl_i_scatter(ctx->topo, n, alt);
         else                 rc = pl_i_compact(ctx->topo, n, alt);
         if (rc)
