@@ -437,9 +437,17 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     out->period_ms = im->period_ms;
     out->next_ms = im->next_ms = im->period_ms;
 
-    /* Every thread next to its data: a trial can only move one away. */
+    /* Every thread next to its data: a trial can only move one away. The
+     * mapping is confirmed as a trial kept would be, so the period doubles:
+     * a well-placed team is looked at less and less often, down to one step
+     * per period_max. */
     if (pl_imar_remote_max(im, &out->max_remote) == 1 && out->max_remote < p->remote_min) {
+        double next = im->period_ms * 2;
+        next = next > p->period_max_ms ? p->period_max_ms : next;
+        out->period_change = next > im->period_ms;
+        im->period_ms = next;
         out->gated = 1;
+        rest(im, out);
         return 0;
     }
 

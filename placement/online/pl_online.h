@@ -61,13 +61,16 @@
  * each thread to memory on each node, from any sample of the running
  * work), a thread whose references are all on the node it runs on cannot
  * gain locality by moving. So a step that would draw a migration draws
- * none (out->gated, next_ms = the period) while every thread has
- * references and each one's remote share, 1 - refs[t][node of core[t]] /
- * sum_n refs[t][n], is below params.remote_min (default 0.1; 0 turns the
- * gate off). The share is taken from where the thread runs now, so after
- * a move the same TNT says whether it is home. Without a TNT (refs NULL)
- * or with a thread that has no references, IMAR2 draws as the paper does
- * (trials and rollbacks). The gate never stops a rollback.
+ * none (out->gated) while every thread has references and each one's
+ * remote share, 1 - refs[t][node of core[t]] / sum_n refs[t][n], is below
+ * params.remote_min (default 0.1; 0 turns the gate off); the period
+ * doubles (at most period_max) and the mapping rests for it, as after a
+ * rollback, so a well-placed team is stepped (measured) once per
+ * period_max, not once per period_min. The share is taken from where the
+ * thread runs now, so after a move the same TNT says whether it is home.
+ * Without a TNT (refs NULL) or with a thread that has no references, IMAR2
+ * draws as the paper does (trials and rollbacks). The gate never stops a
+ * rollback.
  *
  * Where the paper leaves a case open, this is what is done (and why):
  * - Halving needs a migration to reward: after a rollback the total rises
@@ -358,7 +361,8 @@ typedef struct pl_imar_step {
     int              tickets;       /* migration: the winner's tickets                 */
     int64_t          total_tickets; /* migration: all tickets of the lottery           */
     int              ndests;        /* migration: destinations in dests[]              */
-    int              gated;         /* 1: a draw was due and the locality gate held it  */
+    int              gated;         /* 1: a draw was due and the locality gate held it
+                                       (the period doubled, the mapping rests)          */
     double           max_remote;    /* the largest remote share (pl_imar_remote_max) when
                                        a draw was due, negative when unknown           */
 } pl_imar_step_t;

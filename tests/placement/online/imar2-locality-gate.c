@@ -1,4 +1,4 @@
-// imar2-locality-gate.c: with a TNT in which every thread's remote share (from where it runs) is below remote_min, no migration is drawn (a well-placed team gets no trial), while without a TNT, with the gate off, with a thread away from its data or with a thread that has no references IMAR2 draws as the paper does; crossed threads still reach their data and then stay; the gate never stops a rollback; remote_min outside 0..1 is refused.
+// imar2-locality-gate.c: with a TNT in which every thread's remote share (from where it runs) is below remote_min, no migration is drawn (a well-placed team gets no trial) and the period doubles up to period_max, while without a TNT, with the gate off, with a thread away from its data or with a thread that has no references IMAR2 draws as the paper does; crossed threads still reach their data and then stay; the gate never stops a rollback; remote_min outside 0..1 is refused.
 // RUN: %clang-omp -I%srcroot/placement -I%S/Inputs %s %builddir/lib/static/libompnuma_placement.a -lm -o %t && %t | FileCheck %s
 #include "imar_sim.h"
 
@@ -79,7 +79,13 @@ int main(void)
     pl_imar_step_t st = sim_step(&s);
     printf("all home: %s gated %d max remote %.3f next %.0f ms\n", pl_imar_action_name(st.action), st.gated,
            st.max_remote, st.next_ms);
-    // CHECK: all home: none gated 1 max remote 0.018 next 1000 ms
+    // CHECK: all home: none gated 1 max remote 0.018 next 2000 ms
+    /* Gated again and again: the period doubles up to period_max, so a
+     * well-placed team is looked at once per period_max. */
+    sim_step(&s);
+    st = sim_step(&s);
+    printf("gated twice more: period %.0f ms, next %.0f ms, rest %d\n", st.period_ms, st.next_ms, st.rest);
+    // CHECK: gated twice more: period 4000 ms, next 4000 ms, rest 1
     /* One thread of four away from its data: not gated. */
     sim_init(&s, &p, 4, 1, 4, (const int[4]){ 0, 1, 3, 2 }, here4, 1);
     sampled_rows(&s);
