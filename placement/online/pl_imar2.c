@@ -363,6 +363,28 @@ int pl_imar_remote_max(const pl_imar_t *im, double *max_remote)
     return 1;
 }
 
+/* With the locality gate on and a TNT row for m: only destinations on a
+ * node holding more of m's references than its own node keep their
+ * tickets (a move elsewhere cannot bring m nearer its data). None such:
+ * the paper's tickets stand. Returns the new total. */
+static int64_t toward_data(const pl_imar_t *im, int m, pl_imar_dest_t *dests, int nd, int64_t total)
+{
+    if (!im->refs || im->params.remote_min <= 0)
+        return total;
+    const uint64_t *row = im->refs + (size_t)m * (size_t)im->nnodes;
+    uint64_t here = row[node_of(im, m)];
+    int64_t kept = 0;
+    for (int i = 0; i < nd; i++)
+        if (row[im->core_node[dests[i].core]] > here)
+            kept += dests[i].tickets;
+    if (kept == 0)
+        return total;
+    for (int i = 0; i < nd; i++)
+        if (row[im->core_node[dests[i].core]] <= here)
+            dests[i].tickets = dests[i].tickets_m = dests[i].tickets_s = 0;
+    return kept;
+}
+
 /* ---- one IMAR2 interval ------------------------------------------------- */
 
 /* The mapping in place (restored, or kept without a gain) runs untouched for
@@ -461,6 +483,7 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     int rc = pl_imar_tickets(im, m, dests, max_dests, &nd, &tickets);
     if (rc)
         return rc;
+    tickets = toward_data(im, m, dests, nd, tickets);
     out->ndests = nd;
     out->total_tickets = tickets;
     out->norm = norm;

@@ -70,7 +70,12 @@
  * thread runs now, so after a move the same TNT says whether it is home.
  * Without a TNT (refs NULL) or with a thread that has no references, IMAR2
  * draws as the paper does (trials and rollbacks). The gate never stops a
- * rollback.
+ * rollback. With the gate on (remote_min > 0) and a TNT row for the
+ * migrating thread m, a draw gives tickets only to destinations on a node
+ * holding more of m's references than its own node (moving elsewhere
+ * cannot bring m nearer its data; on 4 nodes in a line the paper's
+ * lottery picks the swap that takes a crossed pair home one time in
+ * three); when no node does, the paper's tickets stand.
  *
  * Where the paper leaves a case open, this is what is done (and why):
  * - Halving needs a migration to reward: after a rollback the total rises

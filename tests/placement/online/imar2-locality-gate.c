@@ -1,4 +1,4 @@
-// imar2-locality-gate.c: with a TNT in which every thread's remote share (from where it runs) is below remote_min, no migration is drawn (a well-placed team gets no trial) and the period doubles up to period_max, while without a TNT, with the gate off, with a thread away from its data or with a thread that has no references IMAR2 draws as the paper does; crossed threads still reach their data and then stay; the gate never stops a rollback; remote_min outside 0..1 is refused.
+// imar2-locality-gate.c: with a TNT in which every thread's remote share (from where it runs) is below remote_min, no migration is drawn (a well-placed team gets no trial) and the period doubles up to period_max, while without a TNT, with the gate off, with a thread away from its data or with a thread that has no references IMAR2 draws as the paper does; crossed threads still reach their data (on 4 nodes a draw gives tickets only to nodes holding the thread's data: two swaps) and then stay; the gate never stops a rollback; remote_min outside 0..1 is refused.
 // RUN: %clang-omp -I%srcroot/placement -I%S/Inputs %s %builddir/lib/static/libompnuma_placement.a -lm -o %t && %t | FileCheck %s
 #include "imar_sim.h"
 
@@ -70,6 +70,14 @@ int main(void)
     tally_t c4 = run(4, away4, here4, 1, 0.1);
     printf("crossed 4 nodes, TNT: home at end %d of 20, gated %s\n", c4.home_at_end, c4.gated ? "once home" : "never");
     // CHECK: crossed 4 nodes, TNT: home at end 20 of 20, gated once home
+    /* Tickets toward the data: each draw on 4 crossed nodes swaps a thread
+     * with the one on its data's node, so two swaps bring all four home. */
+    printf("crossed 4 nodes, TNT: migrations %d rollbacks %d\n", c4.migrations, c4.rollbacks);
+    // CHECK: crossed 4 nodes, TNT: migrations 40 rollbacks 0
+    /* Without a TNT the lottery is the paper's, over all three other nodes. */
+    tally_t b4 = run(4, away4, here4, 0, 0.1);
+    printf("crossed 4 nodes, no TNT: more draws %s\n", b4.migrations > 40 ? "yes" : "no");
+    // CHECK: crossed 4 nodes, no TNT: more draws yes
 
     /* One step by hand: the draw, the share that decided. */
     sim_t s;
