@@ -103,7 +103,7 @@ void pl_imar_params_default(pl_imar_params_t *p)
     if (p)
         *p = (pl_imar_params_t){ .t_worse = 1, .t_none = 2, .t_better = 4, .t_free = 4,
                                  .ratio = 0.97, .period_min_ms = 1000.0,
-                                 .period_max_ms = 4000.0 };
+                                 .period_max_ms = 4000.0, .remote_min = 0.1 };
 }
 
 static int tickets_ok(int t) { return t >= 0 && t <= PL_IMAR_MAX_TICKETS; }
@@ -113,7 +113,8 @@ static int params_ok(const pl_imar_params_t *p)
     return tickets_ok(p->t_worse) && tickets_ok(p->t_none) && tickets_ok(p->t_better)
            && tickets_ok(p->t_free) && isfinite(p->ratio) && p->ratio > 0 && p->ratio <= 1
            && isfinite(p->period_min_ms) && p->period_min_ms > 0
-           && isfinite(p->period_max_ms) && p->period_max_ms >= p->period_min_ms;
+           && isfinite(p->period_max_ms) && p->period_max_ms >= p->period_min_ms
+           && isfinite(p->remote_min) && p->remote_min >= 0 && p->remote_min <= 1;
 }
 
 static const pl_imar_move_t no_move = { -1, -1, -1, -1, 0 };
@@ -156,6 +157,7 @@ int pl_imar_init(pl_imar_t *im, const pl_imar_params_t *params,
     im->prev_total = -1.0;
     im->prev_measured = 0;
     im->pending = no_move;
+    im->refs = NULL;
     pl_rng_seed(&im->rng, seed);
     return 0;
 }
@@ -339,6 +341,50 @@ int pl_imar_apply(pl_imar_t *im, const pl_imar_move_t *mv)
     return 0;
 }
 
+int pl_imar_remote_max(const pl_imar_t *im, double *max_remote)
+{
+    if (!im || !max_remote)
+        return -EINVAL;
+    *max_remote = -1.0;
+    if (!im->refs)
+        return 0;
+    double worst = 0;
+    for (int t = 0; t < im->nthreads; t++) {
+        const uint64_t *row = im->refs + (size_t)t * (size_t)im->nnodes;
+        double sum = 0;
+        for (int n = 0; n < im->nnodes; n++)
+            sum += (double)row[n];
+        if (sum == 0)
+            return 0;
+        double remote = 1.0 - (double)row[node_of(im, t)] / sum;
+        worst = remote > worst ? remote : worst;
+    }
+    *max_remote = worst;
+    return 1;
+}
+
+/* With the locality gate on and a TNT row for m: only destinations on a
+ * node holding more of m's references than its own node keep their
+ * tickets (a move elsewhere cannot bring m nearer its data). None such:
+ * the paper's tickets stand. Returns the new total. */
+static int64_t toward_data(const pl_imar_t *im, int m, pl_imar_dest_t *dests, int nd, int64_t total)
+{
+    if (!im->refs || im->params.remote_min <= 0)
+        return total;
+    const uint64_t *row = im->refs + (size_t)m * (size_t)im->nnodes;
+    uint64_t here = row[node_of(im, m)];
+    int64_t kept = 0;
+    for (int i = 0; i < nd; i++)
+        if (row[im->core_node[dests[i].core]] > here)
+            kept += dests[i].tickets;
+    if (kept == 0)
+        return total;
+    for (int i = 0; i < nd; i++)
+        if (row[im->core_node[dests[i].core]] <= here)
+            dests[i].tickets = dests[i].tickets_m = dests[i].tickets_s = 0;
+    return kept;
+}
+
 /* ---- one IMAR2 interval ------------------------------------------------- */
 
 /* The mapping in place (restored, or kept without a gain) runs untouched for
@@ -363,6 +409,7 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     out->move = no_move;
     out->prev_total = -1.0;
     out->perf_to = -1.0;
+    out->max_remote = -1.0;
 
     double total = 0;
     int measured = pl_imar_observe(im, perf, &total);
@@ -412,6 +459,20 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     out->period_ms = im->period_ms;
     out->next_ms = im->next_ms = im->period_ms;
 
+    /* Every thread next to its data: a trial can only move one away. The
+     * mapping is confirmed as a trial kept would be, so the period doubles:
+     * a well-placed team is looked at less and less often, down to one step
+     * per period_max. */
+    if (pl_imar_remote_max(im, &out->max_remote) == 1 && out->max_remote < p->remote_min) {
+        double next = im->period_ms * 2;
+        next = next > p->period_max_ms ? p->period_max_ms : next;
+        out->period_change = next > im->period_ms;
+        im->period_ms = next;
+        out->gated = 1;
+        rest(im, out);
+        return 0;
+    }
+
     int m;
     double norm;
     pl_imar_select(im, perf, &m, &norm);
@@ -422,6 +483,7 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     int rc = pl_imar_tickets(im, m, dests, max_dests, &nd, &tickets);
     if (rc)
         return rc;
+    tickets = toward_data(im, m, dests, nd, tickets);
     out->ndests = nd;
     out->total_tickets = tickets;
     out->norm = norm;

@@ -10,6 +10,7 @@
 #include "online/pl_online.h"
 #include "rt_affinity.h"
 #include "rt_core.h"
+#include "rt_counters.h"
 #include "rt_log.h"
 #include "rt_fault.h"
 #include "rt_monitor.h"
@@ -85,6 +86,7 @@ static struct {
     int            *core, *our_cpu;
     double         *record, *perf;
     uint64_t       *work, *cpu_ns, *wait_ns, *dwork, *dcpu, *dwait;
+    uint64_t       *live;           /* [n * nnodes] the running execution's TNT so far (pick_tnt) */
     pl_imar_dest_t *dests;
     int             max_dests;
     pl_imar_t       im;
@@ -92,6 +94,7 @@ static struct {
 
     /* Counts for the report. */
     uint64_t        steps, idle, migrations, rollbacks, refused, foreign, teams, unmeasured, errors;
+    uint64_t        gated;          /* draws held by the locality gate (every thread next to its data) */
 
     entry_t         ring[RING];
     uint64_t        nentries;       /* entries ever written */
@@ -120,7 +123,7 @@ static void fork_child(void)
     mon.nentries = 0;
     mon.open_entry = -1;
     mon.steps = mon.idle = mon.migrations = mon.rollbacks = mon.refused = mon.foreign = mon.teams = 0;
-    mon.unmeasured = mon.errors = 0;
+    mon.unmeasured = mon.errors = mon.gated = 0;
     pthread_mutex_unlock(&mon.mu);
 }
 
@@ -206,6 +209,8 @@ static void team_free(void)
     free(mon.dcpu);
     free(mon.dwait);
     free(mon.dests);
+    free(mon.live);
+    mon.live = NULL;
     mon.member = NULL;
     mon.core = mon.our_cpu = NULL;
     mon.record = mon.perf = NULL;
@@ -224,6 +229,7 @@ static int imar_start(int n)
     p.ratio = rt_conf->ratio;
     p.period_min_ms = rt_conf->period_ms;
     p.period_max_ms = rt_conf->period_max_ms;
+    p.remote_min = rt_conf->remote_min;
     int rc = pl_imar_init(&mon.im, &p, mon.nnodes, mon.ncores, mon.core_node, n, mon.core, NULL, mon.record,
                           (uint64_t)rt_conf->seed);
     if (rc < 0) {
@@ -253,8 +259,9 @@ static int team_setup(const rt_region_t *r, int n)
     mon.dwait = malloc(nn * sizeof *mon.dwait);
     mon.max_dests = mon.ncores + n;
     mon.dests = malloc((size_t)mon.max_dests * sizeof *mon.dests);
+    mon.live = malloc(nn * (size_t)mon.nnodes * sizeof *mon.live);
     if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns || !mon.wait_ns || !mon.dwork ||
-        !mon.dcpu || !mon.dwait || !mon.dests) {
+        !mon.dcpu || !mon.dwait || !mon.dests || !mon.live) {
         team_free();
         return -1;
     }
@@ -310,14 +317,24 @@ static int nonzero(const uint64_t *v, size_t n)
     return 0;
 }
 
-/* The TNT the threads' latency is read from: the running region's only.
- * Another region's rows say where that region's thread i referenced memory,
- * not this one's: a first-touch loop whose thread i filled the block thread
- * j sweeps later would make every move toward the data look like a loss
- * (on 4x1, a latency factor of 4 against a work rate 2-3 times higher). */
+/* The TNT the threads' latency and the locality gate are read from: the
+ * running region's only: what its ended executions sampled, else what the
+ * source has sampled of the execution running now (a region that runs once
+ * has nothing else until it ends). Another region's rows say where that
+ * region's thread i referenced memory, not this one's: a first-touch loop
+ * whose thread i filled the block thread j sweeps later would make every
+ * move toward the data look like a loss (on 4x1, a latency factor of 4
+ * against a work rate 2-3 times higher). Which node holds a page does not
+ * depend on where the thread runs, so a table sampled before a move still
+ * says where each thread's data is after it. */
 static const uint64_t *pick_tnt(const rt_region_t *r)
 {
-    return nonzero(r->tnt, (size_t)mon.n * (size_t)mon.nnodes) ? r->tnt : NULL;
+    size_t cells = (size_t)mon.n * (size_t)mon.nnodes;
+    if (nonzero(r->tnt, cells))
+        return r->tnt;
+    rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .id = r->id, .team_size = r->team_size,
+                     .nnodes = mon.nnodes};
+    return rt_counters_peek(&s, mon.live) && nonzero(mon.live, cells) ? mon.live : NULL;
 }
 
 /*
@@ -338,6 +355,7 @@ static int measure(uint64_t now, const rt_region_t *r)
     double wall = (double)(now - mon.last_ns) / 1e9;
     const uint64_t *tnt = pick_tnt(r);
     mon.used_tnt = tnt != NULL;
+    mon.im.refs = tnt;
     uint64_t *cpu = mon.dcpu, *work = mon.dwork, *wait = mon.dwait;
     int measurable = 0, enough = 0;
     for (int t = 0; t < mon.n; t++) {
@@ -529,6 +547,9 @@ static void step(void)
     pl_imar_step_t out;
     int rc = pl_imar2_step(&mon.im, mon.perf, mon.dests, mon.max_dests, &out);
     mon.steps++;
+    mon.gated += rc == 0 && out.gated;
+    if (rc == 0 && out.gated)
+        rt_verbose(2, "monitor: every thread next to its data (largest remote share %.3f): no trial", out.max_remote);
     entry_t *prev = entry_at(mon.open_entry);
     if (prev && rc == 0) {
         prev->perf_after = mon.perf[prev->thread];
@@ -716,15 +737,16 @@ void rt_monitor_report_json(FILE *f)
     rt_json_string(f, mon.why);
     fprintf(f, ",\"performance\":\"nopmu\",\"work_unit\":");
     rt_json_string(f, unit_names[mon.teams ? mon.unit : UNIT_UNDECIDED]);
-    fprintf(f, ",\"period_ms\":%.6g,\"period_max_ms\":%.6g,\"ratio\":%.6g,\"seed\":%llu,"
+    fprintf(f, ",\"period_ms\":%.6g,\"period_max_ms\":%.6g,\"ratio\":%.6g,\"remote_min\":%.6g,\"seed\":%llu,"
             "\"period_now_ms\":%.6g,\"team_size\":%d,\"teams\":%llu,\"steps\":%llu,\"idle\":%llu,"
-            "\"migrations\":%llu,\"rollbacks\":%llu,\"refused\":%llu,\"foreign_moves\":%llu,\"unmeasured\":%llu,"
-            "\"errors\":%llu,\"cpu_ms\":%.3f,\"wall_ms\":%.3f,\"dropped\":%llu,\"timeline\":[",
-            rt_conf->period_ms, rt_conf->period_max_ms, rt_conf->ratio, rt_conf->seed,
+            "\"migrations\":%llu,\"rollbacks\":%llu,\"gated\":%llu,\"refused\":%llu,\"foreign_moves\":%llu,"
+            "\"unmeasured\":%llu,\"errors\":%llu,\"cpu_ms\":%.3f,\"wall_ms\":%.3f,\"dropped\":%llu,\"timeline\":[",
+            rt_conf->period_ms, rt_conf->period_max_ms, rt_conf->ratio, rt_conf->remote_min, rt_conf->seed,
             mon.teams ? mon.im.period_ms : rt_conf->period_ms, mon.teams ? mon.n : 0,
             (unsigned long long)mon.teams, (unsigned long long)mon.steps, (unsigned long long)mon.idle,
-            (unsigned long long)mon.migrations, (unsigned long long)mon.rollbacks, (unsigned long long)mon.refused,
-            (unsigned long long)mon.foreign, (unsigned long long)mon.unmeasured, (unsigned long long)mon.errors,
+            (unsigned long long)mon.migrations, (unsigned long long)mon.rollbacks, (unsigned long long)mon.gated,
+            (unsigned long long)mon.refused, (unsigned long long)mon.foreign, (unsigned long long)mon.unmeasured,
+            (unsigned long long)mon.errors,
             (double)mon.own_cpu_ns / 1e6, (double)mon.own_wall_ns / 1e6, (unsigned long long)(mon.nentries > RING ? mon.nentries - RING : 0));
     uint64_t first = mon.nentries > RING ? mon.nentries - RING : 0;
     for (uint64_t i = first; i < mon.nentries; i++) {

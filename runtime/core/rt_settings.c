@@ -34,6 +34,7 @@
 #define DEFAULT_PERIOD_MS 1000.0
 #define DEFAULT_PERIOD_SPAN 4.0 /* period_max = 4 x period unless given */
 #define DEFAULT_RATIO 0.97
+#define DEFAULT_REMOTE_MIN 0.1 /* a well-placed sample shows a few % remote, a misplaced thread most */
 #define DEFAULT_SEED 1ull
 
 static const char *const source_names[RT_SOURCE_COUNT] = {
@@ -74,6 +75,7 @@ static void defaults(rt_settings_t *s)
     s->period_ms = DEFAULT_PERIOD_MS;
     s->period_max_ms = 0; /* resolved after parsing: DEFAULT_PERIOD_SPAN x period unless given */
     s->ratio = DEFAULT_RATIO;
+    s->remote_min = DEFAULT_REMOTE_MIN;
     s->seed = DEFAULT_SEED;
 }
 
@@ -198,6 +200,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                 | "period=" <real ms 1..3600000>              (IMAR2's shortest period, default 1000)
  *                 | "period_max=" <real ms 1..3600000>          (its longest, >= period; default 4 x period)
  *                 | "ratio=" <real, 0 < r <= 1>                 (rollback threshold, default 0.97)
+ *                 | "remote_min=" <real 0..1>                   (locality gate, default 0.1; 0 off)
  *                 | "seed=" <unsigned 64-bit integer>           (the lottery's, default 1)
  *   <bool>      ::= "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0"
  */
@@ -339,6 +342,12 @@ static int opt_ratio(rt_settings_t *s, const char *v, char *instead, size_t len)
     return 0;
 }
 
+static int opt_remote_min(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "remote_min=%g", s->remote_min);
+    return parse_double(v, 0.0, 1.0, &s->remote_min);
+}
+
 static int opt_seed(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "seed=%llu", s->seed);
@@ -373,6 +382,7 @@ static const struct {
     {"period", opt_period, "a number of milliseconds in 1..3600000"},
     {"period_max", opt_period_max, "a number of milliseconds in 1..3600000"},
     {"ratio", opt_ratio, "a number above 0 and at most 1"},
+    {"remote_min", opt_remote_min, "a number in 0..1"},
     {"seed", opt_seed, "an unsigned 64-bit integer"},
 };
 #define NOPTIONS (sizeof placement_options / sizeof placement_options[0])
@@ -500,9 +510,9 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
     if (s->mode == RT_MODE_BUBBLE && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",scheduler=%s", pl_bubble_sched_name(s->scheduler));
     if (s->migrate != RT_MIGRATE_OFF && n > 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%s%s,period=%g,period_max=%g,ratio=%g,seed=%llu",
+        n += snprintf(buf + n, len - (size_t)n, "%s%s,period=%g,period_max=%g,ratio=%g,remote_min=%g,seed=%llu",
                  s->mode == RT_MODE_MONITOR ? "" : ",migrate=", s->mode == RT_MODE_MONITOR ? "" : migrate_names[s->migrate],
-                 s->period_ms, s->period_max_ms, s->ratio, s->seed);
+                 s->period_ms, s->period_max_ms, s->ratio, s->remote_min, s->seed);
     /* Shown when not the default, so the usual string stays short. */
     if (s->window_ms != DEFAULT_WINDOW_MS && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",window=%d", s->window_ms);

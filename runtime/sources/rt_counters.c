@@ -117,6 +117,11 @@ int rt_counters_region_end(const rt_sample_t *s, uint64_t *added)
     return bits;
 }
 
+int rt_counters_peek(const rt_sample_t *s, uint64_t *tnt)
+{
+    return active && active->peek ? active->peek(s, tnt) : 0;
+}
+
 int rt_counters_running_team(void)
 {
     return active ? active->running_team : 0;

@@ -53,6 +53,12 @@ typedef struct rt_source_ops {
      * source that samples by time has not closed its window (the loop then
      * keeps the phase open past `sample` executions). */
     int  (*region_end)(const rt_sample_t *s, uint64_t *added);
+    /* Another thread (the migration monitor) while a team runs: when the
+     * execution being sampled is s's region's (code address, parent, team
+     * size), its references so far into tnt [team_size * nnodes],
+     * overwritten, and 1; otherwise 0 and tnt untouched. What a region that
+     * runs once has before it ends. May be NULL. */
+    int  (*peek)(const rt_sample_t *s, uint64_t *tnt);
     int    intrusive;  /* sampling slows the sampled execution */
     int    running_team; /* region_begin can sample a team already running (s->tids) */
 } rt_source_ops_t;

@@ -590,12 +590,34 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     return 1;
 }
 
+/* The counts of the armed execution so far: the resolver adds to them
+ * while the team runs, region_end moves them out under the lock. */
+static int peek(const rt_sample_t *r, uint64_t *tnt)
+{
+    if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
+        return 0;
+    int got = 0;
+    pthread_mutex_lock(&lock);
+    if (armed && armed_code == r->codeptr && armed_parent == r->parent_id &&
+        __atomic_load_n(&tab->team_size, __ATOMIC_ACQUIRE) == r->team_size && r->team_size <= MAX_TEAM &&
+        r->nnodes <= MAX_NODES) {
+        for (int t = 0; t < r->team_size; t++)
+            for (int n = 0; n < r->nnodes; n++)
+                tnt[(size_t)t * (size_t)r->nnodes + (size_t)n] =
+                    __atomic_load_n(&tab->counts[t * MAX_NODES + n], __ATOMIC_RELAXED);
+        got = 1;
+    }
+    pthread_mutex_unlock(&lock);
+    return got;
+}
+
 const rt_source_ops_t rt_source_pagefault = {
     .probe = probe,
     .start = start,
     .region_begin = region_begin,
     .thread_begin = thread_begin,
     .region_end = region_end,
+    .peek = peek,
     .intrusive = 1,
     .running_team = 1,
 };

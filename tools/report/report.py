@@ -233,10 +233,12 @@ def num(v, fmt="{:.4g}"):
 def render_monitor(m, out):
     """The IMAR2 monitor: its counts and its timeline, one row per decision."""
     out.write("\nmonitor   {} ({}): {} steps, {} migrations, {} rollbacks, {} refused, {} moved by others, "
-              "{} idle periods\n".format(m["algorithm"], m["state"], m["steps"], m["migrations"], m["rollbacks"],
-                                        m["refused"], m["foreign_moves"], m["idle"]))
-    out.write("          period {:g}..{:g} ms (last {:g} ms), ratio {:g}, seed {}, team of {}{}\n".format(
-        m["period_ms"], m["period_max_ms"], m["period_now_ms"], m["ratio"], m["seed"], m["team_size"],
+              "{} idle periods{}\n".format(m["algorithm"], m["state"], m["steps"], m["migrations"], m["rollbacks"],
+                                          m["refused"], m["foreign_moves"], m["idle"],
+                                          ", {} held by the locality gate".format(m["gated"]) if m.get("gated") else ""))
+    out.write("          period {:g}..{:g} ms (last {:g} ms), ratio {:g}{}, seed {}, team of {}{}\n".format(
+        m["period_ms"], m["period_max_ms"], m["period_now_ms"], m["ratio"],
+        ", remote_min {:g}".format(m["remote_min"]) if "remote_min" in m else "", m["seed"], m["team_size"],
         ", {} oldest entries dropped".format(m["dropped"]) if m["dropped"] else ""))
     out.write("          performance counts {}; the helper used {:.1f} ms of CPU in {:.1f} ms\n".format(
         {"work": "work per CPU second", "none": "no work (rate 1)"}.get(m["work_unit"], m["work_unit"]),

@@ -24,12 +24,16 @@ if first:
     print("first migration to the data's node", first["to_node"] == data)
 # Every migration decided and judged with the TNT (P's latency from where the
 # data is): kept when it took the thread to its data's node, rolled back
-# when it took it away. Before the sampled execution ends there is no TNT
-# and P is the share of time the thread ran: blind to NUMA.
-judged = [(e, tl[i + 1]) for i, e in enumerate(tl[:-1]) if e["action"] == "migrate" and e["applied"]]
-informed = [e for e, nxt in judged if e["tnt"] and nxt["tnt"]]
+# when it took it away. Judged: a later step measured it (perf_after), which
+# may be a step the locality gate held (no entry). Once the short execution
+# has ended its TNT stays, so the judging step had it too. Before any sample
+# there is no TNT and P is the share of time the thread ran: blind to NUMA.
+judged = [e for e in tl if e["action"] == "migrate" and e["applied"] and e["perf_after"] is not None]
+informed = [e for e in judged if e["tnt"]]
 wrong = [e["step"] for e in informed if e["rolled_back"] != (e["to_node"] != where[e["thread"]][1])]
 print("judged with the TNT", "some" if informed else "none", "by the data", wrong == [])
+# Next to their data the threads get no further trial: the gate holds.
+print("locality gate held", "some" if m["gated"] else "none")
 last = tl[-1] if tl else None
 pending = last and last["action"] == "migrate" and last["perf_after"] is None
 print("ends next to its data", all(cpu == d for cpu, d in where.values()) or
