@@ -3,7 +3,8 @@
 
 usage: run.py [--build DIR] [--np N] [--reps R] [--patterns p,q] [--bytes B] [--iters I]
               [--local-mib M] [--interval MS] [--topology SPEC] [--csv FILE]
-              [--threads T] [--vm LAYOUT [--remote-ns N]] [--configs a,b]
+              [--threads T] [--vm LAYOUT [--remote-ns N] [--charge-kernel] [--counts FILE]]
+              [--configs a,b] [--extra-mca KEY=VALUE]
 
 Configurations (interleaved, one run of each per repetition, so that drift
 on a shared machine hits all of them alike):
@@ -23,7 +24,14 @@ the reference).
 --vm LAYOUT runs everything inside one guest of ompnuma's NUMA virtual
 machine (`ompnuma vm`, Open MPI shipped in), --remote-ns N with emulated
 remote costs: one boot, the configurations alternating inside it, so the
-ratios compare runs of one guest under one load.
+ratios compare runs of one guest under one load. --charge-kernel makes the
+guest kernel's accesses cost too (Open MPI's shared-memory transport copies
+large messages in the kernel, with CMA: without it those copies are free).
+--counts FILE keeps the emulator's ground truth, each pattern and
+configuration under its own tag (mpirun's start included), and adds the
+remote share of its misses to each line. --extra-mca KEY=VALUE (repeatable)
+adds `--mca KEY VALUE` to every configuration (e.g.
+btl_vader_single_copy_mechanism=none: messages copied in user space).
 
 Prints one line per pattern and configuration: median seconds, min, max, and
 the ratio of the median to core's. Only timings of runs that printed their
@@ -51,6 +59,8 @@ def configurations(a, build, mpirun, cpus):
     bind = "core:overload-allowed" if a.np > cpus else "core"
     base = [mpirun, "--oversubscribe", "--allow-run-as-root", "-np", str(a.np),
             "-x", "OMP_NUM_THREADS={}".format(a.threads)]
+    for kv in a.extra_mca:
+        base += ["--mca"] + kv.split("=", 1)
     core = base + ["--map-by", "core", "--bind-to", bind]
     mp = "ondeloc,interval={}".format(a.interval) + (",topology=" + a.topology if a.topology else "")
     configs = [
@@ -86,19 +96,51 @@ def run_host(a, exe, configs, pat):
     return times, failed
 
 
+def tag_of(patterns, configs, pat, name):
+    """The emulator tag of one pattern and configuration (every repetition adds to it)."""
+    return 1 + patterns.index(pat) * len(configs) + [c[0] for c in configs].index(name)
+
+
+def remote_shares(a, configs, patterns):
+    """{(pattern, config): percent of the tag's misses on another node than the vCPU's}, from --counts."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "numavm"))
+    import json
+    from numavm_emu import remote_share, tag_of as counts_tag
+    try:
+        with open(a.counts) as f:
+            d = json.load(f)
+    except (OSError, ValueError) as e:
+        print("# no counts: {}".format(e))
+        return {}
+    out = {}
+    for pat in patterns:
+        for name, _ in configs:
+            t = counts_tag(d, tag_of(patterns, configs, pat, name))
+            if t is not None:
+                out[(pat, name)] = remote_share(d, t["misses"])
+    return out
+
+
 def run_vm(a, build, exe, lib, configs, patterns):
     """Every pattern, repetition and configuration in one guest, alternating; the guest's output
     says which run printed what ("@run PATTERN CONFIG STATUS" after each)."""
     lines = ["ifconfig lo 127.0.0.1 up", "hostname numavm"]
+    mark = os.path.join(build, "bin", "ompnuma-emu-mark")
     for _ in range(a.reps):
         for pat in patterns:
             for name, cmd in configs:
                 full = cmd + [exe, pat, str(a.bytes), str(a.iters), str(a.local_mib)]
-                lines.append("{} 2>/dev/null; echo \"@run {} {} $?\"".format(" ".join(shlex.quote(x) for x in full),
-                                                                          pat, name))
+                run = "{} 2>/dev/null; echo \"@run {} {} $?\"".format(" ".join(shlex.quote(x) for x in full), pat, name)
+                if a.counts:
+                    run = "{} tag {}; {}; {} tag 0".format(mark, tag_of(patterns, configs, pat, name), run, mark)
+                lines.append(run)
     runner = [os.path.join(build, "bin", "ompnuma"), "vm", "--layout", a.vm, "--timeout", str(a.vm_timeout)]
     if a.remote_ns is not None:
         runner += ["--remote-ns", str(a.remote_ns)]
+    if a.charge_kernel:
+        runner += ["--charge-kernel"]
+    if a.counts:
+        runner += ["--counts", a.counts, "--file", mark]
     for f in VM_FILES + [exe, lib, os.path.join(build, "lib")]:
         runner += ["--file", f]
     for e in VM_ENV:
@@ -138,12 +180,22 @@ def main():
     ap.add_argument("--topology", default="")
     ap.add_argument("--vm", metavar="LAYOUT", default="")
     ap.add_argument("--remote-ns", type=int, default=None)
+    ap.add_argument("--charge-kernel", action="store_true")
+    ap.add_argument("--counts", default="")
+    ap.add_argument("--extra-mca", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--vm-timeout", type=int, default=3000)
     ap.add_argument("--csv", default="")
     a = ap.parse_args()
-    if a.threads < 1 or a.np < 1 or a.reps < 1 or (a.remote_ns is not None and not a.vm):
-        print("run.py: --threads, --np and --reps must be >= 1; --remote-ns needs --vm", file=sys.stderr)
+    if a.threads < 1 or a.np < 1 or a.reps < 1 or (not a.vm and (a.remote_ns is not None or a.charge_kernel
+                                                                   or a.counts)):
+        print("run.py: --threads, --np and --reps must be >= 1; --remote-ns, --charge-kernel and --counts "
+              "need --vm", file=sys.stderr)
         return 2
+    if any("=" not in kv for kv in a.extra_mca):
+        print("run.py: --extra-mca wants KEY=VALUE", file=sys.stderr)
+        return 2
+    if a.counts:
+        a.counts = os.path.abspath(a.counts)
     build = os.path.abspath(a.build)
     mpirun = shutil.which("mpirun")
     if a.vm:
@@ -158,11 +210,15 @@ def main():
         return 2
     patterns = a.patterns.split(",")
     rows = []
-    print("# np={} threads={} bytes={} iters={} local_mib={} reps={} interval={}ms {}".format(
+    print("# np={} threads={} bytes={} iters={} local_mib={} reps={} interval={}ms {}{}{}".format(
         a.np, a.threads, a.bytes, a.iters, a.local_mib, a.reps, a.interval,
-        "vm {} remote_ns={}".format(a.vm, a.remote_ns) if a.vm else "host cpus={}".format(os.cpu_count())))
+        "vm {} remote_ns={}".format(a.vm, a.remote_ns) if a.vm else "host cpus={}".format(os.cpu_count()),
+        " kernel charged" if a.charge_kernel else "", "".join(" --mca " + kv for kv in a.extra_mca)))
+    shares = {}
     if a.vm:
         vm_times, vm_failed = run_vm(a, build, exe, lib, configs, patterns)
+        if a.counts:
+            shares = remote_shares(a, configs, patterns)
     for pat in patterns:
         if a.vm:
             times, failed = vm_times[pat], vm_failed[pat]
@@ -176,14 +232,18 @@ def main():
                 continue
             med = statistics.median(t)
             ratio = med / ref if ref else float("nan")
-            print("{:9s} {:12s} median {:.4f} s  min {:.4f}  max {:.4f}  x{:.3f} of core{}".format(
-                pat, name, med, min(t), max(t), ratio, "  ({} failed)".format(failed[name]) if failed[name] else ""))
-            rows.append((pat, name, med, min(t), max(t), ratio, len(t), failed[name]))
+            share = shares.get((pat, name))
+            print("{:9s} {:12s} median {:.4f} s  min {:.4f}  max {:.4f}  x{:.3f} of core{}{}".format(
+                pat, name, med, min(t), max(t), ratio,
+                "" if share is None else "  remote {:.1f}%".format(share),
+                "  ({} failed)".format(failed[name]) if failed[name] else ""))
+            rows.append((pat, name, med, min(t), max(t), ratio, len(t), failed[name],
+                         "" if share is None else "{:.2f}".format(share)))
     if a.csv:
         with open(a.csv, "w") as f:
-            f.write("pattern,config,median_s,min_s,max_s,ratio_to_core,runs,failed\n")
+            f.write("pattern,config,median_s,min_s,max_s,ratio_to_core,runs,failed,remote_pct\n")
             for r in rows:
-                f.write("{},{},{:.6f},{:.6f},{:.6f},{:.4f},{},{}\n".format(*r))
+                f.write("{},{},{:.6f},{:.6f},{:.6f},{:.4f},{},{},{}\n".format(*r))
     return 0
 
 

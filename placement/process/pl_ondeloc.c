@@ -203,6 +203,28 @@ int pl_ondeloc_map(const pl_topo_t *topo, const pl_comm_matrix_t *comm, const in
     return moved;
 }
 
+int pl_ondeloc_start_nodes(int nranks, int nnodes, const int *cpus, int *start)
+{
+    if (nranks < 1 || nnodes < 1 || !cpus || !start)
+        return -EINVAL;
+    int known = 0;
+    for (int r = 0; r < nranks; r++) {
+        int node = -1, nodes = 0;
+        for (int d = 0; d < nnodes; d++) {
+            int c = cpus[(size_t)r * nnodes + d];
+            if (c < 0)
+                return -EINVAL;
+            if (c > 0) {
+                node = d;
+                nodes++;
+            }
+        }
+        start[r] = nodes == 1 ? node : -1;
+        known += nodes == 1;
+    }
+    return known;
+}
+
 double pl_ondeloc_local_share(const pl_comm_matrix_t *comm, const int *node)
 {
     if (!comm || comm->nranks < 1 || !comm->volume || !node)

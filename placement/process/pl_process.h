@@ -78,6 +78,19 @@ int pl_ondeloc_map(const pl_topo_t *topo, const pl_comm_matrix_t *comm, const in
 const char *pl_ondeloc_rule_name(pl_ondeloc_rule_t rule); /* "previous", "round-robin", ... */
 
 /*
+ * The node each rank starts on, from the CPUs it is bound to when the job
+ * starts (mpirun's --bind-to): cpus[r * nnodes + d] = how many of rank r's
+ * allowed CPUs are on node d. start[r] = the one node holding all of them,
+ * or -1 (unknown) when they span several nodes (--bind-to none) or there
+ * are none. These are the ranks' previous nodes for the first
+ * pl_ondeloc_map: a first mapping that matches the binding moves nobody,
+ * and a split pair joins one partner's node instead of both moving.
+ * Returns how many ranks have a known start node, or -EINVAL (nranks or
+ * nnodes < 1, cpus or start NULL, a negative count).
+ */
+int pl_ondeloc_start_nodes(int nranks, int nnodes, const int *cpus, int *start);
+
+/*
  * The share of comm's volume that stays on a node under a mapping: the bytes
  * between ranks x != y with node[x] == node[y] >= 0, over all bytes, in
  * [0, 1] (0 when there are none). The mapper keeps its current mapping

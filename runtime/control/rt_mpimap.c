@@ -316,6 +316,8 @@ struct rt_mpimap {
     uint64_t      *last;          /* [n * n] cumulative bytes at the last reading */
     uint64_t      *delta;         /* [n * n] the interval's bytes */
     int           *prev, *prev_core, *node, *core;
+    int           *start;         /* [n] the node each rank was bound to at start, -1 unknown */
+    int           *published;     /* [n] whether the last decision bound rank i anew */
     pl_ondeloc_rule_t *why;
     void          *work;
     size_t         work_bytes;
@@ -517,10 +519,13 @@ static void step(rt_mpimap_t *m)
                                    m->cfg.settings->max_interval_ms };
     pl_ondeloc_next_interval(&rule, used, moved > 0, &next);
     /* Every rank whose node or share of it changed: a rank that kept its
-     * node may get another share when the node's other ranks changed. */
+     * node may get another share when the node's other ranks changed, and
+     * the first decision binds ranks that kept their start nodes to their
+     * shares. Each decision that bound a rank anew is a remap. */
+    int published = 0;
     for (int i = 0; i < n; i++)
-        publish(m, i);
-    if (moved > 0) {
+        published += m->published[i] = publish(m, i);
+    if (published > 0) {
         m->changes++;
         if (m->cfg.settings->verbose) {
             char nodes[512];
@@ -532,9 +537,8 @@ static void step(rt_mpimap_t *m)
                        (unsigned long long)vol, next, m->dry_run ? " dry run" : "");
         }
         for (int i = 0; i < n; i++)
-            if (!m->have_prev || m->prev[i] != m->node[i])
-                if (m->bindings_fd >= 0 || m->cfg.settings->verbose)
-                    binding_line(m, i, m->have_prev ? m->prev[i] : -1);
+            if (m->published[i] && (m->bindings_fd >= 0 || m->cfg.settings->verbose))
+                binding_line(m, i, m->have_prev && m->prev[i] != m->node[i] ? m->prev[i] : -1);
         remap_t e = { since_ms(&m->t0), used, next, vol, moved, 0 };
         remember(m, &e);
     }
@@ -542,6 +546,57 @@ static void step(rt_mpimap_t *m)
     memcpy(m->prev_core, m->core, sizeof(int) * (size_t)n);
     m->have_prev = 1;
     m->interval_ms = next;
+}
+
+/*
+ * The ranks' start nodes as their previous mapping (OnDeLocMap+): the node
+ * holding every CPU a rank is bound to when the mapper starts (mpirun's
+ * --bind-to core or numa), unknown when its CPUs span nodes (--bind-to
+ * none). The first decision then keeps pairs the binding already put
+ * together and moves one rank of a split pair, and the min_gain rule
+ * compares a new mapping with the binding's. Only on this machine's
+ * topology (a synthetic one's CPUs are not the ranks'). A rank bound to one
+ * node first-touched its memory there: its row records that node as where
+ * its memory is, so that staying there later moves no memory (the mapper
+ * writes migrated_to here, before its first publish; the rank afterwards).
+ */
+static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
+{
+    const rt_topo_t *t = m->cfg.topo;
+    int n = m->n, nn = t->nnodes;
+    for (int i = 0; i < n; i++)
+        m->start[i] = -1;
+    if (!t->this_system)
+        return;
+    for (int i = 0; i < n; i++) {
+        cpu_set_t set;
+        int *row = cpus + (size_t)i * nn, counted = 0;
+        slot[i] = -1;
+        if (sched_getaffinity(m->cfg.rows[i]->creator_pid, sizeof set, &set) != 0)
+            continue; /* no CPUs counted: unknown */
+        for (int d = 0; d < nn; d++)
+            for (int c = 0; c < t->capacity[d]; c++) {
+                int cpu = t->cpus[d][c];
+                if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set)) {
+                    row[d]++;
+                    counted++;
+                    if (slot[i] < 0)
+                        slot[i] = c;
+                }
+            }
+        if (counted != CPU_COUNT(&set)) /* a CPU outside the topology's nodes: unknown */
+            memset(row, 0, sizeof(int) * (size_t)nn);
+    }
+    if (pl_ondeloc_start_nodes(n, nn, cpus, m->start) <= 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        int d = m->start[i];
+        m->prev[i] = d;
+        m->prev_core[i] = d >= 0 ? slot[i] : 0;
+        if (d >= 0)
+            atomic_store_explicit(&m->cfg.rows[i]->migrated_to, t->os_index[d] + 1, memory_order_relaxed);
+    }
+    m->have_prev = 1;
 }
 
 static void *mapper_main(void *arg)
@@ -588,6 +643,8 @@ static void free_map(rt_mpimap_t *m)
     free(m->prev_core);
     free(m->node);
     free(m->core);
+    free(m->start);
+    free(m->published);
     free(m->why);
     free(m->work);
     free(m->tl);
@@ -639,13 +696,21 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     m->prev_core = calloc((size_t)m->n, sizeof(int));
     m->node = calloc((size_t)m->n, sizeof(int));
     m->core = calloc((size_t)m->n, sizeof(int));
+    m->start = calloc((size_t)m->n, sizeof(int));
+    m->published = calloc((size_t)m->n, sizeof(int));
+    int *cpus = calloc((size_t)m->n * (size_t)(cfg->topo->nnodes + 1), sizeof(int)); /* and a slot per rank */
     m->why = calloc((size_t)m->n, sizeof *m->why);
     m->work_bytes = pl_ondeloc_workspace_bytes(m->n, cfg->topo->nnodes);
     m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
-    if (!m->last || !m->delta || !m->prev || !m->prev_core || !m->node || !m->core || !m->why || !m->work) {
+    if (!m->last || !m->delta || !m->prev || !m->prev_core || !m->node || !m->core || !m->start || !m->published
+        || !cpus
+        || !m->why || !m->work) {
+        free(cpus);
         free_map(m);
         return -ENOMEM;
     }
+    seed_start(m, cpus, cpus + (size_t)m->n * (size_t)cfg->topo->nnodes);
+    free(cpus);
     m->interval_ms = cfg->settings->interval_ms;
     if (cfg->settings->bindings[0]) {
         if (!strcmp(cfg->settings->bindings, "stderr"))
@@ -779,8 +844,8 @@ static void write_report(const rt_mpimap_t *m)
                    "\"bytes\": %llu, \"msgs\": %llu, \"mpi_internal_bytes\": %llu, "
                    "\"mpi_internal_msgs\": %llu, \"ompnuma_bytes\": %llu, \"ompnuma_msgs\": %llu, "
                    "\"untracked_persistent_starts\": %llu, \"migrations\": %llu, \"migrate_ms\": %.3f, "
-                   "\"host_pages_migrated\": %llu}",
-                i ? "," : "", m->cfg.local_world[i], (int)r->creator_pid, m->have_prev ? m->node[i] : -1,
+                   "\"host_pages_migrated\": %llu, \"start_node\": %d}",
+                i ? "," : "", m->cfg.local_world[i], (int)r->creator_pid, m->have_prev ? m->prev[i] : -1,
                 (int)atomic_load(&r->applied_node), (unsigned long long)atomic_load(&r->applied_count),
                 (int)atomic_load(&r->applied_threads), (int)atomic_load(&r->applied_failed),
                 (long long)atomic_load(&r->applied_pages), (unsigned long long)bytes,
@@ -791,7 +856,7 @@ static void write_report(const rt_mpimap_t *m)
                 (unsigned long long)atomic_load(&r->untracked_starts),
                 (unsigned long long)atomic_load(&r->migrate_calls),
                 (double)atomic_load(&r->migrate_ns) / 1e6,
-                (unsigned long long)atomic_load(&r->migrate_moved));
+                (unsigned long long)atomic_load(&r->migrate_moved), m->start[i]);
     }
     fprintf(f, "\n    ],\n    \"matrix_bytes\": [");
     for (int i = 0; i < m->n; i++) {

@@ -52,7 +52,8 @@ typedef struct rt_mpi_row {
     _Atomic uint64_t migrate_calls;     /* migrate_pages calls */
     _Atomic uint64_t migrate_ns;        /* time in them */
     _Atomic uint64_t migrate_moved;     /* pages the host migrated during them (/proc/vmstat) */
-    _Atomic int64_t  migrated_to;       /* 1 + the kernel node the memory last moved to, 0 none */
+    _Atomic int64_t  migrated_to;       /* 1 + the kernel node the memory last moved to, 0 none; before
+                                           its first publish the mapper sets it to a bound rank's start node */
     rt_mpi_cell_t cell[];       /* [world_size] what this rank sent to each world rank */
 } rt_mpi_row_t;
 

@@ -6,7 +6,8 @@ Feature
 Mark tests that boot a VM with `ALLOW_RETRIES: 2
   numa-emu   numa-vm, and the emulated-NUMA plugin (tools/numaemu) is built:
              %numa-vm-run may take --remote-ns, --local-ns, --node-bandwidth,
-             --bandwidth-window, --cache-kib, --cache-ways and --counts FILE
+             --bandwidth-window, --cache-kib, --cache-ways, --charge-kernel and
+             --counts FILE
              (see tools/numavm/README.md). A pooled guest is booted per
              distinct set of those settings (--counts aside).
 

@@ -34,11 +34,17 @@
  *   spin_us=U                charges are paid once a vCPU owes this much (default 20)
  *   ctl=PATH                 Unix socket for the host: "reset", "snapshot", "dump FILE"
  *   out=PATH                 write the counts there when QEMU exits
+ *   kernel=0|1               also instrument the guest kernel (default 0)
  *
- * Only user-mode code is instrumented (code and data below 2^47, the user
- * half on x86-64 Linux): the guest kernel neither counts nor pays, and boot
- * stays fast. With -accel tcg,thread=multi each vCPU's callbacks run on its
- * own host thread, so per-vCPU state needs no lock.
+ * By default only user-mode code is instrumented (code and data below 2^47,
+ * the user half on x86-64 Linux): the guest kernel neither counts nor pays,
+ * and boot stays fast. With kernel=1 the kernel's accesses count and pay
+ * like user ones, on the node of the physical page, as on a real machine:
+ * copies the kernel makes for a process (process_vm_readv, which Open MPI's
+ * shared-memory transport uses for large messages; pipes; page migration)
+ * then cost what they cost in DRAM. Boot and system calls get slower.
+ * With -accel tcg,thread=multi each vCPU's callbacks run on its own host
+ * thread, so per-vCPU state needs no lock.
  *
  * Charges are paid by busy-waiting on the host's monotonic clock, which the
  * guest's clock follows: a sleeping vCPU thread would let the other vCPUs run
@@ -86,6 +92,7 @@ static struct {
     unsigned line_shift;
     int64_t spin_ns;
     bool any_cost;
+    bool kernel; /* instrument kernel code and kernel addresses too */
     const char *ctl, *out;
     char config[4096];
     struct emu_counts k;
@@ -149,7 +156,7 @@ static void charge(unsigned idx, struct vcpu *v, int node)
 static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     (void)ud;
-    if (vaddr >= USER_TOP || idx >= (unsigned)E.vcpus)
+    if ((vaddr >= USER_TOP && !E.kernel) || idx >= (unsigned)E.vcpus)
         return;
     struct qemu_plugin_hwaddr *h = qemu_plugin_get_hwaddr(info, vaddr);
     if (!h || qemu_plugin_hwaddr_is_io(h))
@@ -199,7 +206,7 @@ static void on_mark(unsigned int idx, void *ud)
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
-    if (qemu_plugin_tb_vaddr(tb) >= USER_TOP)
+    if (qemu_plugin_tb_vaddr(tb) >= USER_TOP && !E.kernel)
         return;
     size_t n = qemu_plugin_tb_n_insns(tb);
     for (size_t i = 0; i < n; i++) {
@@ -402,7 +409,7 @@ static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES
             E.bw_mbs[i] = list[i];
         *bw_n = n;
     } else if (strcmp(key, "bw_window_us") == 0 || strcmp(key, "cache_kib") == 0 || strcmp(key, "ways") == 0 ||
-               strcmp(key, "line") == 0 || strcmp(key, "spin_us") == 0) {
+               strcmp(key, "line") == 0 || strcmp(key, "spin_us") == 0 || strcmp(key, "kernel") == 0) {
         if (number(&p, "", &v) != 0)
             return bad(key, val, "expected an unsigned integer");
         if (key[0] == 'b')
@@ -413,7 +420,11 @@ static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES
             E.ways = (uint32_t)v;
         else if (key[0] == 's')
             E.spin_ns = (int64_t)v * 1000;
-        else {
+        else if (key[0] == 'k') {
+            if (v > 1)
+                return bad(key, val, "expected 0 or 1");
+            E.kernel = v == 1;
+        } else {
             if (v < 8 || v > 4096 || (v & (v - 1)))
                 return bad(key, val, "the line size must be a power of two, 8..4096");
             E.line_shift = (unsigned)__builtin_ctzll(v);
@@ -455,7 +466,8 @@ static void config_json(void)
     ADD("], \"bandwidth_mbs\": [");
     for (int i = 0; i < E.nodes; i++)
         ADD("%s%" PRIu64, i ? ", " : "", E.bw_mbs[i]);
-    ADD("], \"bandwidth_window_ns\": %" PRIu64 ", \"spin_ns\": %" PRId64, E.window_ps / 1000, E.spin_ns);
+    ADD("], \"bandwidth_window_ns\": %" PRIu64 ", \"spin_ns\": %" PRId64 ", \"kernel_counted\": %s", E.window_ps / 1000,
+        E.spin_ns, E.kernel ? "true" : "false");
 #undef ADD
 }
 

@@ -15,6 +15,9 @@
 #   --cache-kib K, --cache-ways W   the per-vCPU cache model (1024 KiB, 16 ways)
 #   --counts FILE         the ground truth as JSON, counted from the command's
 #                         start to its end (format in tools/numavm/README.md)
+#   --charge-kernel       the guest kernel's accesses count and pay too (its
+#                         copies for a process, page migration), at the node of
+#                         the page; slower boot and system calls
 
 import os
 import re
@@ -48,11 +51,15 @@ def add_arguments(p):
                    help="its associativity (default {})".format(DEFAULT_CACHE_WAYS))
     g.add_argument("--counts", metavar="FILE", default=None,
                    help="write the ground truth (misses per vCPU x node, per tagged interval) there as JSON")
+    g.add_argument("--charge-kernel", action="store_true", default=None,
+                   help="count and charge the guest kernel's accesses too (process_vm_readv copies, migration), "
+                        "at the node of the page; slows boot and system calls")
 
 
 def requested(args):
     return any(getattr(args, a) is not None for a in (
-        "remote_ns", "local_ns", "node_bandwidth", "bandwidth_window", "cache_kib", "cache_ways", "counts"))
+        "remote_ns", "local_ns", "node_bandwidth", "bandwidth_window", "cache_kib", "cache_ways", "counts",
+        "charge_kernel"))
 
 
 def _uint(text, what, lo=0, hi=10 ** 9):
@@ -186,6 +193,7 @@ class Emulation:
             "window_us": window,
             "cache_kib": kib,
             "ways": ways,
+            "kernel": bool(args.charge_kernel),
         }
         return cls(spec, counts)
 
@@ -204,6 +212,8 @@ class Emulation:
                 "bw_window_us={}".format(s["window_us"]),
                 "cache_kib={}".format(s["cache_kib"]),
                 "ways={}".format(s["ways"])]
+        if s.get("kernel"):
+            opts.append("kernel=1")
         return [",".join(opts)]
 
     def qemu_args(self, ctl):

@@ -213,15 +213,18 @@ def render_mpi(m, out):
         out.write("{:>10.1f} {:>11g} {:>9g} {:>12} {:>6}  {}\n".format(
             e["t_ms"], e["interval_ms"], e["next_interval_ms"], e["bytes"], e["moved"],
             " ".join(str(d) for d in e["nodes"])))
-    out.write("\n{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10} {:>6} {:>9}\n".format(
-        "rank", "pid", "node", "applied", "threads", "bytes", "msgs", "mpi_bytes", "own_bytes", "moves", "move_ms"))
+    out.write("\n{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10} {:>6} {:>9} {:>5}\n".format(
+        "rank", "pid", "node", "applied", "threads", "bytes", "msgs", "mpi_bytes", "own_bytes", "moves", "move_ms",
+        "start"))
     for r in m["ranks"]:
         # Reports written before memory moves were timed have neither field.
         moves = r.get("migrations")
-        out.write("{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10} {:>6} {:>9}\n".format(
+        # The node the rank was bound to at start (-1 unknown); older reports: "-".
+        start = r.get("start_node")
+        out.write("{:>5} {:>8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10} {:>6} {:>9} {:>5}\n".format(
             r["rank"], r["pid"], r["node"], r["applied_node"], r["threads"], r["bytes"], r["msgs"],
             r["mpi_internal_bytes"], r["ompnuma_bytes"], "-" if moves is None else moves,
-            "-" if moves is None else "{:.1f}".format(r.get("migrate_ms", 0))))
+            "-" if moves is None else "{:.1f}".format(r.get("migrate_ms", 0)), "-" if start is None else start))
     out.write("\nbytes sent (rows: this host's ranks):\n")
     heatmap(m["local_ranks"], range(m["world_size"]), m["matrix_bytes"], out)
 
