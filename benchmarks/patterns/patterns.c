@@ -74,22 +74,32 @@ static void sweep_long(double *a, size_t n, int iters)
     }
 }
 
+/* An element's value before the first sweep: what the verification replays from. */
+static double start_value(size_t i)
+{
+    return (double)(i % 1000) * 0.5;
+}
+
+/* Thread t of nb first-touches the blocks it owns under mode. */
+static void first_touch(const char *mode, double *a, size_t n, int t, int nb)
+{
+    for (int b = 0; b < nb; b++) {
+        size_t lo, hi;
+        block(n, b, nb, &lo, &hi);
+        for (size_t i = lo; owner_of(mode, b, nb) == t && i < hi; i++)
+            a[i] = start_value(i);
+    }
+}
+
 /* One team: the first touch, then the iterations (a region each, or one long region). */
 static int run_flat(const char *mode, double *a, size_t n, int iters, int one_region, double *secs)
 {
     int nt = 1;
 #pragma omp parallel
     {
-        int t = omp_get_thread_num();
 #pragma omp single
         nt = omp_get_num_threads();
-        /* This thread first-touches the block it owns. */
-        for (int b = 0; b < nt; b++) {
-            size_t lo, hi;
-            block(n, b, nt, &lo, &hi);
-            for (size_t i = lo; owner_of(mode, b, nt) == t && i < hi; i++)
-                a[i] = (double)(i % 1000) * 0.5;
-        }
+        first_touch(mode, a, n, omp_get_thread_num(), nt);
     }
     double t0 = omp_get_wtime();
     if (one_region)
@@ -127,13 +137,7 @@ static int run_nested(const char *mode, double *a, size_t n, int iters, double *
 #pragma omp parallel num_threads(zones)
 #pragma omp parallel num_threads(inner)
     {
-        int t = omp_get_ancestor_thread_num(1) * inner + omp_get_thread_num();
-        for (int b = 0; b < nb; b++) {
-            size_t lo, hi;
-            block(n, b, nb, &lo, &hi);
-            for (size_t i = lo; owner_of(mode, b, nb) == t && i < hi; i++)
-                a[i] = (double)(i % 1000) * 0.5;
-        }
+        first_touch(mode, a, n, omp_get_ancestor_thread_num(1) * inner + omp_get_thread_num(), nb);
     }
     double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(zones)
@@ -186,7 +190,7 @@ int main(int argc, char **argv)
     /* Every element went through the same recurrence from its start value. */
     int ok = 1;
     for (size_t i = 0; i < n && ok; i += 4099) {
-        double v = (double)(i % 1000) * 0.5;
+        double v = start_value(i);
         for (int it = 0; it < iters; it++)
             v = v * 0.999 + 0.25;
         ok = a[i] == v;
