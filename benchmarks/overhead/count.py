@@ -15,8 +15,11 @@ CONSTRUCTS = ("parallel", "for", "barrier", "reduction", "nested", "parallel-emp
 # long enough for every region to have sampled, decided, verified and settled. "sampled": every
 # execution is sampled (the default source). "pagefault": sampled by the pagefault source on the
 # program's anonymous memory (the harness's ompnuma-sampling). "monitor": the migration monitor alone.
+# "null": stock libomp with a tool attached that registers no callback (null_tool.c): what libomp itself
+# adds once any tool is attached, the floor under every drop-in configuration.
 CONFIGS = {
     "stock": None,
+    "null": None,
     "settled": "critpath",
     "sampled": "critpath,sample=1000,verify=off",
     "pagefault": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
@@ -55,15 +58,28 @@ def stripped_copies(build, work):
                 shutil.copy(src, dst)  # libomp.so: a linker script
     prog = os.path.join(work, "overhead-epcc")
     subprocess.run(["objcopy", "--strip-debug", os.path.join(build, "bin", "overhead-epcc"), prog], check=True)
-    return prog, libdir
+    tool = os.path.join(work, os.path.basename(null_tool(build)))
+    subprocess.run(["objcopy", "--strip-debug", null_tool(build), tool], check=True)
+    return prog, libdir, tool
 
 
-def environment(config, threads, libdir):
+def null_tool(build):
+    return os.path.join(build, "benchmarks", "overhead", "liboverhead-null-tool.so")
+
+
+def on_stock(config):
+    """Configurations that run on the stock runtime: ompnuma is not loaded, so nothing is counted in it."""
+    return CONFIGS[config] is None
+
+
+def environment(config, threads, libdir, tool):
     env = {k: v for k, v in os.environ.items() if not k.startswith(STRIP_PREFIXES)}
     env["OMP_NUM_THREADS"] = str(threads)
     # Waiting threads sleep at once: a spinning thread would count instructions for as long as
     # valgrind lets it run, which depends on nothing the runtime does. Both sides get it.
     env["KMP_BLOCKTIME"] = "0"
+    if config == "null":
+        env["OMP_TOOL_LIBRARIES"] = tool
     if CONFIGS[config] is not None:
         env["LD_LIBRARY_PATH"] = libdir
         env["OMP_PLACEMENT"] = CONFIGS[config]
@@ -94,7 +110,7 @@ def check_entry_points(libdir):
         fail("libompnuma.so has no function %s: update ENTRY_POINTS in count.py" % ", ".join(missing or ["?"]))
 
 
-def count_point(prog, libdir, config, threads, n, w, work, own=False):
+def count_point(prog, libdir, tool, config, threads, n, w, work, own=False):
     """Instructions per execution of each construct: of the whole process, or (own) only inside
     ompnuma's entry points."""
     out = os.path.join(work, "cg.%s.%d%s" % (config, threads, ".own" if own else ""))
@@ -105,7 +121,7 @@ def count_point(prog, libdir, config, threads, n, w, work, own=False):
     if own:
         cmd += ["--collect-atstart=no"] + ["--toggle-collect=" + f for f in ENTRY_POINTS]
     cmd += [prog, "--count", "-n", str(n), "-w", str(w), "-t", str(threads)]
-    r = subprocess.run(cmd, env=environment(config, threads, libdir), stdout=subprocess.PIPE,
+    r = subprocess.run(cmd, env=environment(config, threads, libdir, tool), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True)
     if r.returncode != 0 or "Verification = SUCCESSFUL" not in r.stdout:
         tail = (r.stdout + r.stderr).strip().splitlines()[-5:]
@@ -129,7 +145,7 @@ def time_point(build, config, threads, rounds, work):
     prog = os.path.join(build, "bin", "overhead-epcc")
     runs = {c: [] for c in CONSTRUCTS}
     for _ in range(rounds):
-        env = environment(config, threads, os.path.join(build, "lib"))
+        env = environment(config, threads, os.path.join(build, "lib"), null_tool(build))
         env.pop("KMP_BLOCKTIME", None)
         js = os.path.join(work, "t.json")
         r = subprocess.run([prog, "-n", "200", "-o", "5", "-w", "100", "-t", str(threads), "--json", js],
@@ -169,24 +185,24 @@ def main(argv):
         fail("--threads: \"%s\" is not a list of team sizes >= 1" % a.threads)
     if a.n < 8 or a.w < 0:
         fail("-n must be >= 8 (settled regions are timed one execution in eight) and -w >= 0")
-    for tool in ("valgrind", "objcopy"):
-        if not shutil.which(tool):
-            fail("%s is not installed (Debian package %s)" % (tool, "valgrind" if tool == "valgrind" else "binutils"))
-    if not os.path.isfile(os.path.join(a.build, "bin", "overhead-epcc")):
-        fail("no %s/bin/overhead-epcc: build first" % a.build)
+    for need in ("valgrind", "objcopy"):
+        if not shutil.which(need):
+            fail("%s is not installed (Debian package %s)" % (need, "valgrind" if need == "valgrind" else "binutils"))
+    if not os.path.isfile(os.path.join(a.build, "bin", "overhead-epcc")) or not os.path.isfile(null_tool(a.build)):
+        fail("no %s/bin/overhead-epcc or %s: build first" % (a.build, null_tool(a.build)))
 
     work = a.keep or tempfile.mkdtemp(prefix="ompnuma-count-")
     if a.keep:
         shutil.rmtree(a.keep, ignore_errors=True)
         os.makedirs(a.keep)
     try:
-        prog, libdir = stripped_copies(a.build, work)
+        prog, libdir, tool = stripped_copies(a.build, work)
         counts, times = {}, {}
         check_entry_points(libdir)
         for t in teams:
             for c in configs:
-                total = count_point(prog, libdir, c, t, a.n, a.w, work)
-                own = count_point(prog, libdir, c, t, a.n, a.w, work, own=True) if c != "stock" else \
+                total = count_point(prog, libdir, tool, c, t, a.n, a.w, work)
+                own = count_point(prog, libdir, tool, c, t, a.n, a.w, work, own=True) if not on_stock(c) else \
                     {con: 0.0 for con in CONSTRUCTS}
                 counts[(c, t)] = {con: {"total": total[con], "ompnuma": own[con]} for con in CONSTRUCTS}
             for _ in range(1 if a.time else 0):
