@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <omp-tools.h>
+#include <omp.h>
 
 #include "om_chain.h"
 #include "om_team.h"
@@ -92,6 +93,17 @@ static int team_master_slot(uint64_t word)
     return (int)(word >> SLOT_SHIFT) - 1;
 }
 
+/* Whether the OpenMP binding is on decides where a primary goes in serial
+ * code (primary=auto): asked of libomp once, at the first region, when its
+ * settings are in force. */
+static int binding_told;
+
+__attribute__((noinline, cold)) static void tell_binding(void)
+{
+    __atomic_store_n(&binding_told, 1, __ATOMIC_RELAXED);
+    rt_event_openmp_binding(omp_get_proc_bind() != omp_proc_bind_false);
+}
+
 static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *frame,
                               ompt_data_t *parallel_data, unsigned int requested, int flags,
                               const void *codeptr_ra)
@@ -108,6 +120,8 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
          * its initial tasks end with no event that would end a measurement. */
         t = &thr->league;
     } else if (d < RT_MAX_DEPTH) {
+        if (__builtin_expect(!__atomic_load_n(&binding_told, __ATOMIC_RELAXED), 0))
+            tell_binding();
         int slot = d > 0 ? thr->rt.slot[d - 1] : -1;
         t = &thr->team[d];
         word = team_word(rt_event_parallel_begin(&thr->rt, codeptr_ra, (int)requested, t), slot);

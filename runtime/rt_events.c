@@ -107,6 +107,20 @@ void rt_event_barrier_record(rt_thread_t *thr, int d)
         __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
 }
 
+/* Whether an outermost region's primary keeps the region's CPU in the serial
+ * code that follows (rt_primary_t): fixed by the setting, or for auto told
+ * once by the OpenMP layer before the first region (rt_event_openmp_binding). */
+static int primary_stays;
+
+void rt_event_openmp_binding(int bound)
+{
+    int stays = rt_conf->primary == RT_PRIMARY_STAY || (rt_conf->primary == RT_PRIMARY_AUTO && bound);
+    __atomic_store_n(&primary_stays, stays, __ATOMIC_RELAXED);
+    rt_verbose(2, "the OpenMP binding is %s: the primary %s", bound ? "on" : "off",
+               stays ? "keeps its region's CPU in serial code (no move back and forth per execution)"
+                     : "gets its own mask back at each region's end");
+}
+
 /* A task end that stops the monitor's team or gives the primary its mask back. */
 void rt_event_task_end_rest(rt_thread_t *thr, int d)
 {
@@ -118,9 +132,13 @@ void rt_event_task_end_rest(rt_thread_t *thr, int d)
     /* The primary returns to serial code (or to its outer region) with the
      * mask it had, whoever moved it for the region (the loop, update_hints,
      * the bubbles). The migration monitor moves threads, not regions: its
-     * last move of the primary stays. */
+     * last move of the primary stays. So does the region's, into serial
+     * code, where the primary stays: the next execution then starts where
+     * it is, with no system call (an inner team's primary always goes back
+     * to its outer region's CPU: its region runs on). */
     if (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0 &&
-        __atomic_load_n(&thr->place.last_mover, __ATOMIC_RELAXED) != RT_MOVER_MONITOR) {
+        __atomic_load_n(&thr->place.last_mover, __ATOMIC_RELAXED) != RT_MOVER_MONITOR &&
+        !(d == 0 && __atomic_load_n(&primary_stays, __ATOMIC_RELAXED))) {
         int outer = -1;
         if (d > 0 && thr->region[d - 1] && thr->region[d - 1]->pins_applied)
             outer = thr->region[d - 1]->pin_cpu[thr->index[d - 1]];

@@ -45,6 +45,9 @@ void rt_event_work(rt_thread_t *thr, uint64_t units);
 void rt_event_wait(rt_thread_t *thr, int begin);
 /* Whether barrier waits are read (the migration monitor runs). */
 int rt_event_waits_read(void);
+/* The OpenMP layer, before the first region: whether the OpenMP binding
+ * (OMP_PROC_BIND, OMP_PLACES) is on, which decides primary=auto. */
+void rt_event_openmp_binding(int bound);
 /* The thread ends: nothing may read its record afterwards (the monitor
  * finishes a step first; regions drop it as a member). */
 void rt_event_thread_end(rt_thread_t *thr);

@@ -192,6 +192,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                 | "window=" <int 10..600000>                  (ms, sources sampled by time)
  *                 | "perf_event=" ( "auto" | "page-faults" )    (page-faults: for testing)
  *                 | "verify=" <bool> | "dry_run=" <bool> | "loops=" <bool>
+ *                 | "primary=" ( "auto" | "return" | "stay" )   (the primary in serial code)
  *                 | "track=" ( "api" | "anon" | "all" )
  *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
  *                 | "cache=" <file that can be written>        (placement cache)
@@ -253,6 +254,18 @@ static int opt_loops(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "loops=%s", s->loops ? "on" : "off");
     return parse_bool(v, &s->loops);
+}
+
+static const char *const primary_names[] = {"auto", "return", "stay"};
+
+static int opt_primary(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    int i;
+    snprintf(instead, len, "primary=%s", primary_names[s->primary]);
+    if (parse_name(v, primary_names, 3, &i) != 0)
+        return -1;
+    s->primary = (rt_primary_t)i;
+    return 0;
 }
 
 static int opt_dry_run(rt_settings_t *s, const char *v, char *instead, size_t len)
@@ -372,6 +385,7 @@ static const struct {
     {"verify", opt_verify, "on or off"},
     {"dry_run", opt_dry_run, "on or off"},
     {"loops", opt_loops, "on or off"},
+    {"primary", opt_primary, "auto, return or stay"},
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
     {"cache", opt_cache, "a file that can be written"},
@@ -520,6 +534,8 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, ",perf_event=%s", perf_event_names[s->perf_event]);
     if (!s->loops && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",loops=off");
+    if (s->primary != RT_PRIMARY_AUTO && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ",primary=%s", primary_names[s->primary]);
     if (s->cache_path[0] && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
     if (s->emu_tag && n > 0 && (size_t)n < len)

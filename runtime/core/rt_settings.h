@@ -54,6 +54,17 @@ typedef enum rt_migrate {
     RT_MIGRATE_IMAR2      /* the IMAR2 monitor (control/rt_monitor.c) */
 } rt_migrate_t;
 
+/* Where the primary thread goes when a region that moved it ends and serial
+ * code follows: back to its own mask (each execution then costs it a move
+ * there and back), or it stays on the region's CPU, as libomp leaves a
+ * primary bound to its place when the OpenMP binding is on. auto: stay when
+ * that binding is on, return when it is off (rt_event_openmp_binding). */
+typedef enum rt_primary {
+    RT_PRIMARY_AUTO = 0,
+    RT_PRIMARY_RETURN,
+    RT_PRIMARY_STAY
+} rt_primary_t;
+
 typedef struct rt_settings {
     rt_mode_t        mode;
     pl_policy_t      policy;         /* inside a team, where a TNT exists */
@@ -68,6 +79,7 @@ typedef struct rt_settings {
     int              loops;          /* a region's repeating worksharing loops are placed inside
                                         its first execution (rt_events.c) */
     int              dry_run;        /* record intended pins, apply none */
+    rt_primary_t     primary;        /* the primary in serial code after a region that moved it */
     rt_track_t       track;
     int              window_ms;      /* sources sampled by time (numa_balancing): shortest window */
     rt_perf_event_t  perf_event;

@@ -62,10 +62,16 @@ void rt_affinity_init(void)
     if ((bind && *bind) || (places && *places))
         snprintf(binding_note, sizeof binding_note, "OMP_PROC_BIND=%s OMP_PLACES=%s: %s", bind ? bind : "",
                  places ? places : "",
-                 rt_conf->mode != RT_MODE_OFF && applies
+                 rt_conf->mode == RT_MODE_OFF || !applies ? "the OpenMP binding applies (ompnuma pins nothing)"
+                 : rt_conf->primary == RT_PRIMARY_RETURN
                      ? "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
-                       "region put it, and the primary gets its binding back at each region's end"
-                     : "the OpenMP binding applies (ompnuma pins nothing)");
+                       "region put it, and the primary gets its binding back at each region's end (primary=return)"
+                 : rt_conf->primary == RT_PRIMARY_STAY
+                     ? "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
+                       "region put it, the primary too, in serial code (primary=stay)"
+                     : "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
+                       "region put it, the primary too, in serial code, while the OpenMP binding is on "
+                       "(primary=auto)");
 }
 
 int rt_affinity_applies(void)
