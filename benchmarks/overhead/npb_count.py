@@ -43,7 +43,7 @@ def real_libomp(build):
 
 def stripped(build, work, names):
     """valgrind 3.19 cannot read clang 19's DWARF 5: stripped copies of the programs and of build/lib."""
-    _, libdir = count.stripped_copies(build, work)
+    _, libdir, _ = count.stripped_copies(build, work)
     progs = {}
     for name in names:
         src = os.path.join(build, "bin", name)
