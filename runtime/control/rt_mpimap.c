@@ -686,21 +686,25 @@ static void *mapper_main(void *arg)
         size_t nn = (size_t)m->n * m->n;
         if (drifted && !m->drifting) {
             /* One short window can be unrepresentative (only a collective's
-             * few bytes, a loaded rank's late messages): wait for the next. */
+             * few bytes, a loaded rank's late messages): wait for the next
+             * window with traffic (empty ones say nothing: ranks that
+             * exchange once a second leave most windows empty). */
             memcpy(m->drift_delta, m->probe_delta, sizeof(uint64_t) * nn);
         } else if (drifted) {
             for (size_t k = 0; k < nn; k++)
                 m->probe_delta[k] += m->drift_delta[k];
-            rt_verbose(1, "mpi: the traffic left the mapping on %s: %.3f of the last %.0f ms on-node twice, "
-                          "%.3f when decided; deciding now, %.0f ms into a %g ms interval", m->cfg.host,
-                       pl_ondeloc_local_share(&w, m->node), window, m->decided_share, used, m->interval_ms);
+            rt_verbose(1, "mpi: the traffic left the mapping on %s: %.3f of two windows on-node (the last "
+                          "%.0f ms), %.3f when decided; deciding now, %.0f ms into a %g ms interval",
+                       m->cfg.host, pl_ondeloc_local_share(&w, m->node), window, m->decided_share, used,
+                       m->interval_ms);
             m->early++;
             /* The interval rule as at its end: a change divides it. */
             step(m, m->probe_delta, m->interval_ms);
             decide = 2;
             drifted = 0;
         }
-        m->drifting = drifted;
+        if (vol > 0 || decide)
+            m->drifting = drifted;
         if (decide == 1) {
             step(m, NULL, m->interval_ms);
             m->drifting = 0;

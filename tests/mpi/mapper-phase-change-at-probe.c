@@ -12,7 +12,7 @@
 // RUN: %python %S/Inputs/check_report.py %t.json --entry last --pairs 0:1,2:3 | FileCheck %s --check-prefix=LAST
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // VERBOSE: ompnuma: mpi: remap 1 on {{.*}} next interval 20 ms) dry run
-// VERBOSE: ompnuma: mpi: the traffic left the mapping on {{.*}}: 0.{{[0-8][0-9]*}} of the last {{[0-9]+}} ms on-node twice, {{1.000|0.[0-9]+}} when decided; deciding now, {{[0-9]+}} ms into a {{[0-9]+}} ms interval
+// VERBOSE: ompnuma: mpi: the traffic left the mapping on {{.*}}: 0.{{[0-8][0-9]*}} of two windows on-node (the last {{[0-9]+}} ms), {{1.000|0.[0-9]+}} when decided; deciding now, {{[0-9]+}} ms into a {{[0-9]+}} ms interval
 // VERBOSE: ompnuma: mpi: remap 2 on {{.*}}: nodes {{.*}} ({{[1-4]}} moved, {{[0-9]+}} bytes, next interval {{[0-9.]+}} ms) at a probe dry run
 // FIRST: pairs together: 2/2
 // LAST: pairs together: 2/2
