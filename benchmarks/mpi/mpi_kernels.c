@@ -11,9 +11,13 @@
  *   pairs     Sendrecv with rank ^ (size/2): heavy pairs that a round-robin
  *             mapping puts on different nodes
  *   alltoall  MPI_Alltoall, MSG_BYTES / size to each rank
- *   phase     pairs for the first half, then rank ^ 1
+ *   phase     pairs for the first half, then size-1-rank (0-3 and 1-2 of 4):
+ *             under --map-by core both halves pair ranks of different
+ *             nodes (rank ^ 1 would pair the ranks core mapping already put
+ *             together), so only a mapping that follows the change helps
  * Each iteration also sweeps LOCAL_MIB of the rank's memory (read and
- * write), so that where the rank runs relative to its pages matters; the
+ * write; 0: none, a run of messages only), so that where the rank runs
+ * relative to its pages matters; the
  * rank's OpenMP team shares the sweep (and first-touched its own part), so
  * OMP_NUM_THREADS > 1 makes hybrid ranks.
  * Rank 0 prints "PATTERN seconds checksum"; the time is the slowest rank's
@@ -24,7 +28,7 @@ static int partner_of(const char *pat, int r, int s, int it, int iters)
     if (!strcmp(pat, "pairs") || (!strcmp(pat, "phase") && it < iters / 2))
         return (r ^ (s / 2)) < s ? r ^ (s / 2) : r;
     if (!strcmp(pat, "phase"))
-        return (r ^ 1) < s ? r ^ 1 : r;
+        return s - 1 - r;
     return -1;
 }
 
@@ -50,7 +54,7 @@ int main(int argc, char **argv)
     char *out = malloc((size_t)bytes), *in = malloc((size_t)bytes);
     double *mem = malloc((size_t)local);
     long nmem = local / (long)sizeof(double);
-    if (!out || !in || !mem) {
+    if (!out || !in || (!mem && nmem)) {
         fprintf(stderr, "mpi_kernels: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -84,7 +88,8 @@ int main(int argc, char **argv)
             mem[i] = mem[i] * 0.5 + 1.0;
     }
     double t = MPI_Wtime() - t0, tmax = 0, total = 0;
-    sum += mem[nmem - 1];
+    if (nmem)
+        sum += mem[nmem - 1];
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (r == 0)

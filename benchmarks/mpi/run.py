@@ -28,8 +28,10 @@ ratios compare runs of one guest under one load. --charge-kernel makes the
 guest kernel's accesses cost too (Open MPI's shared-memory transport copies
 large messages in the kernel, with CMA: without it those copies are free).
 --counts FILE keeps the emulator's ground truth, each pattern and
-configuration under its own tag (mpirun's start included), and adds the
-remote share of its misses to each line. --extra-mca KEY=VALUE (repeatable)
+configuration under its own tag (mpirun's start included), and adds to each
+line the remote share of its misses and the remote charges per run of its
+most charged vCPU ("charged"): the most that any mapping could save of a
+run where each rank has a vCPU to itself. --extra-mca KEY=VALUE (repeatable)
 adds `--mca KEY VALUE` to every configuration (e.g.
 btl_vader_single_copy_mechanism=none: messages copied in user space).
 
@@ -102,10 +104,11 @@ def tag_of(patterns, configs, pat, name):
 
 
 def remote_shares(a, configs, patterns):
-    """{(pattern, config): percent of the tag's misses on another node than the vCPU's}, from --counts."""
+    """{(pattern, config): (percent of the tag's misses on another node than the vCPU's, seconds of remote
+    charges per run on its most charged vCPU)}, from --counts."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "numavm"))
     import json
-    from numavm_emu import remote_share, tag_of as counts_tag
+    from numavm_emu import remote_delay_ns, remote_share, tag_of as counts_tag
     try:
         with open(a.counts) as f:
             d = json.load(f)
@@ -116,8 +119,9 @@ def remote_shares(a, configs, patterns):
     for pat in patterns:
         for name, _ in configs:
             t = counts_tag(d, tag_of(patterns, configs, pat, name))
-            if t is not None:
-                out[(pat, name)] = remote_share(d, t["misses"])
+            if t is not None and t["entered"]:
+                charged = max(remote_delay_ns(d, t["misses"])) / 1e9 / t["entered"]
+                out[(pat, name)] = (remote_share(d, t["misses"]), charged)
     return out
 
 
@@ -232,18 +236,20 @@ def main():
                 continue
             med = statistics.median(t)
             ratio = med / ref if ref else float("nan")
-            share = shares.get((pat, name))
-            print("{:9s} {:12s} median {:.4f} s  min {:.4f}  max {:.4f}  x{:.3f} of core{}{}".format(
+            share, charged = shares.get((pat, name), (None, None))
+            print("{:9s} {:12s} median {:.4f} s  min {:.4f}  max {:.4f}  x{:.3f} of core{}{}{}".format(
                 pat, name, med, min(t), max(t), ratio,
                 "" if share is None else "  remote {:.1f}%".format(share),
+                "" if charged is None else "  charged {:.2f} s".format(charged),
                 "  ({} failed)".format(failed[name]) if failed[name] else ""))
             rows.append((pat, name, med, min(t), max(t), ratio, len(t), failed[name],
-                         "" if share is None else "{:.2f}".format(share)))
+                         "" if share is None else "{:.2f}".format(share),
+                         "" if charged is None else "{:.3f}".format(charged)))
     if a.csv:
         with open(a.csv, "w") as f:
-            f.write("pattern,config,median_s,min_s,max_s,ratio_to_core,runs,failed,remote_pct\n")
+            f.write("pattern,config,median_s,min_s,max_s,ratio_to_core,runs,failed,remote_pct,charged_s\n")
             for r in rows:
-                f.write("{},{},{:.6f},{:.6f},{:.6f},{:.4f},{},{},{}\n".format(*r))
+                f.write("{},{},{:.6f},{:.6f},{:.6f},{:.4f},{},{},{},{}\n".format(*r))
     return 0
 
 

@@ -243,6 +243,20 @@ double pl_ondeloc_local_share(const pl_comm_matrix_t *comm, const int *node)
     return all > 0 ? local / all : 0;
 }
 
+int pl_ondeloc_drifted(const pl_comm_matrix_t *recent, const int *node, double decided_share,
+                       double min_gain)
+{
+    if (!recent || recent->nranks < 1 || !recent->volume || !node || !isfinite(min_gain) || min_gain < 0
+        || min_gain > 1)
+        return -EINVAL;
+    int n = recent->nranks, any = 0;
+    for (size_t k = 0; k < (size_t)n * n && !any; k++)
+        any = recent->volume[k] != 0 && k % ((size_t)n + 1) != 0;
+    if (!any)
+        return 0;
+    return pl_ondeloc_local_share(recent, node) < decided_share - min_gain;
+}
+
 const char *pl_ondeloc_rule_name(pl_ondeloc_rule_t rule)
 {
     static const char *const names[PL_ONDELOC_RULE_COUNT] = {

@@ -103,6 +103,21 @@ int pl_ondeloc_start_nodes(int nranks, int nnodes, const int *cpus, int *start);
 double pl_ondeloc_local_share(const pl_comm_matrix_t *comm, const int *node);
 
 /*
+ * Whether the traffic has left the current mapping: the share of a recent
+ * window's traffic (a probe, shorter than the mapping interval) that node
+ * keeps on-node fell more than min_gain below decided_share, the share it
+ * kept of the interval it was decided on. The interval grows while the
+ * mapping holds (up to seconds), so a phase change would otherwise wait for
+ * the end of a long interval and be decided on a matrix still dominated by
+ * the old phase; the mapper decides at once instead, on the windows, when
+ * two consecutive ones drifted (one can be a collective's bytes only). A window
+ * without traffic has not drifted. 1 drifted, 0 not, -EINVAL for comm or
+ * node NULL, nranks < 1, volume NULL, min_gain outside [0, 1] or not finite.
+ */
+int pl_ondeloc_drifted(const pl_comm_matrix_t *recent, const int *node, double decided_share,
+                       double min_gain);
+
+/*
  * The mapping interval rule (Eq. 1 and 2): an unchanged mapping multiplies
  * the interval by v (the mapping is stable, decide less often), a changed one
  * divides it by v (adapt quickly), and the result is kept within

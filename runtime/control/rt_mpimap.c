@@ -313,8 +313,14 @@ struct rt_mpimap {
     rt_mpimap_config_t cfg;
     pl_topo_t      pt;
     int            n;             /* local ranks */
-    uint64_t      *last;          /* [n * n] cumulative bytes at the last reading */
+    uint64_t      *last;          /* [n * n] cumulative bytes at the last decision */
     uint64_t      *delta;         /* [n * n] the interval's bytes */
+    uint64_t      *probe_last;    /* [n * n] cumulative bytes at the last probe */
+    uint64_t      *probe_delta;   /* [n * n] the probe window's bytes */
+    uint64_t      *drift_delta;   /* [n * n] the previous probe's window, when it had drifted */
+    int            drifting;      /* the previous probe's window had drifted */
+    double         decided_share; /* on-node share the mapping kept of the matrix it was decided on */
+    int            early;         /* decisions taken at a probe: the traffic had left the mapping */
     int           *prev, *prev_core, *node, *core;
     int           *start;         /* [n] the node each rank was bound to at start, -1 unknown */
     int           *published;     /* [n] whether the last decision bound rank i anew */
@@ -469,8 +475,9 @@ static void remember(rt_mpimap_t *m, const remap_t *e)
     m->ntl++;
 }
 
-/* One interval: read the rows, decide, publish, adapt the interval. */
-static void step(rt_mpimap_t *m)
+/* The bytes each pair sent since *last was read (delta, the rank's own cells
+ * 0), *last brought up to date; the total. */
+static uint64_t read_rows(rt_mpimap_t *m, uint64_t *last, uint64_t *delta)
 {
     int n = m->n;
     uint64_t vol = 0;
@@ -479,11 +486,25 @@ static void step(rt_mpimap_t *m)
             uint64_t cur = atomic_load_explicit(&m->cfg.rows[i]->cell[m->cfg.local_world[j]].bytes,
                                                 memory_order_relaxed);
             size_t k = (size_t)i * n + j;
-            m->delta[k] = i == j ? 0 : cur - m->last[k];
-            m->last[k] = cur;
-            vol += m->delta[k];
+            delta[k] = i == j ? 0 : cur - last[k];
+            last[k] = cur;
+            vol += delta[k];
         }
-    double used = m->interval_ms;
+    return vol;
+}
+
+/* One decision on the traffic since the last one (window NULL: the whole
+ * interval) or on a probe's window (the traffic left the mapping): decide,
+ * publish, adapt the interval. used: the interval it ends. */
+static void step(rt_mpimap_t *m, const uint64_t *window, double used)
+{
+    int n = m->n;
+    uint64_t vol = read_rows(m, m->last, m->delta);
+    if (window) {
+        vol = 0;
+        for (size_t k = 0; k < (size_t)n * n; k++)
+            vol += m->delta[k] = window[k];
+    }
     if (vol == 0) {
         /* Nothing to learn from: keep the mapping and the interval. */
         m->idle_intervals++;
@@ -514,10 +535,15 @@ static void step(rt_mpimap_t *m)
         m->held++;
     }
     m->decisions++;
+    m->decided_share = pl_ondeloc_local_share(&cm, m->node);
     double next = used;
     pl_ondeloc_interval_t rule = { m->cfg.settings->v, m->cfg.settings->min_interval_ms,
                                    m->cfg.settings->max_interval_ms };
-    pl_ondeloc_next_interval(&rule, used, moved > 0, &next);
+    /* A probe that kept the mapping (its window straddled the change, or
+     * the new traffic has no better mapping) is not a full interval of a
+     * stable mapping: the interval stays. */
+    if (!window || moved > 0)
+        pl_ondeloc_next_interval(&rule, used, moved > 0, &next);
     /* Every rank whose node or share of it changed: a rank that kept its
      * node may get another share when the node's other ranks changed, and
      * the first decision binds ranks that kept their start nodes to their
@@ -533,8 +559,9 @@ static void step(rt_mpimap_t *m)
             for (int i = 0; i < n && o + 12 < sizeof nodes; i++)
                 o += (size_t)snprintf(nodes + o, sizeof nodes - o, "%s%d", i ? " " : "", m->node[i]);
             rt_verbose(1, "mpi: remap %d on %s after %.0f ms: nodes %s (%d moved, %llu bytes, "
-                          "next interval %g ms)%s", m->changes, m->cfg.host, used, nodes, moved,
-                       (unsigned long long)vol, next, m->dry_run ? " dry run" : "");
+                          "next interval %g ms)%s%s", m->changes, m->cfg.host, used, nodes, moved,
+                       (unsigned long long)vol, next, window ? " at a probe" : "",
+                       m->dry_run ? " dry run" : "");
         }
         for (int i = 0; i < n; i++)
             if (m->published[i] && (m->bindings_fd >= 0 || m->cfg.settings->verbose))
@@ -599,6 +626,31 @@ static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
     m->have_prev = 1;
 }
 
+static void add_ms(struct timespec *t, double ms)
+{
+    t->tv_sec += (time_t)(ms / 1e3);
+    t->tv_nsec += (long)(fmod(ms, 1e3) * 1e6);
+    if (t->tv_nsec >= 1000000000L) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000L;
+    }
+}
+
+static int before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * Decide at the end of each interval, and look at the traffic every
+ * min_interval in between (a probe: reading the rows costs n*n loads): when
+ * the current mapping keeps much less of two consecutive windows on-node
+ * than it did when decided (pl_ondeloc_drifted), decide at once on those
+ * windows. The interval
+ * grows to seconds while a mapping holds; without probes a phase change
+ * waited that long and was then decided on a matrix mostly of the old phase
+ * (mpi-kernels' phase in the 4-node VM: its second half never remapped).
+ */
 static void *mapper_main(void *arg)
 {
     rt_mpimap_t *m = arg;
@@ -606,24 +658,62 @@ static void *mapper_main(void *arg)
     sigset_t all;
     rt_fault_async_signals(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
+    const rt_mpimap_settings_t *set = m->cfg.settings;
+    struct timespec last = m->t0, probed = m->t0, due = m->t0;
+    add_ms(&due, m->interval_ms);
     pthread_mutex_lock(&m->lock);
     while (!m->stop) {
         struct timespec dl;
         clock_gettime(CLOCK_MONOTONIC, &dl);
-        double ms = m->interval_ms;
-        dl.tv_sec += (time_t)(ms / 1e3);
-        dl.tv_nsec += (long)(fmod(ms, 1e3) * 1e6);
-        if (dl.tv_nsec >= 1000000000L) {
-            dl.tv_sec++;
-            dl.tv_nsec -= 1000000000L;
-        }
+        add_ms(&dl, set->min_interval_ms);
+        if (before(&due, &dl))
+            dl = due;
         int rc = 0;
         while (!m->stop && rc != ETIMEDOUT)
             rc = pthread_cond_timedwait(&m->cond, &m->lock, &dl);
         if (m->stop)
             break;
         pthread_mutex_unlock(&m->lock);
-        step(m);
+        double used = since_ms(&last), window = since_ms(&probed);
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        probed = now;
+        uint64_t vol = read_rows(m, m->probe_last, m->probe_delta);
+        int decide = !before(&now, &due);
+        pl_comm_matrix_t w = { m->n, m->probe_delta };
+        int drifted = !decide && vol > 0 && m->decisions > 0
+                      && pl_ondeloc_drifted(&w, m->node, m->decided_share, set->min_gain) == 1;
+        size_t nn = (size_t)m->n * m->n;
+        if (drifted && !m->drifting) {
+            /* One short window can be unrepresentative (only a collective's
+             * few bytes, a loaded rank's late messages): wait for the next
+             * window with traffic (empty ones say nothing: ranks that
+             * exchange once a second leave most windows empty). */
+            memcpy(m->drift_delta, m->probe_delta, sizeof(uint64_t) * nn);
+        } else if (drifted) {
+            for (size_t k = 0; k < nn; k++)
+                m->probe_delta[k] += m->drift_delta[k];
+            rt_verbose(1, "mpi: the traffic left the mapping on %s: %.3f of two windows on-node (the last "
+                          "%.0f ms), %.3f when decided; deciding now, %.0f ms into a %g ms interval",
+                       m->cfg.host, pl_ondeloc_local_share(&w, m->node), window, m->decided_share, used,
+                       m->interval_ms);
+            m->early++;
+            /* The interval rule as at its end: a change divides it. */
+            step(m, m->probe_delta, m->interval_ms);
+            decide = 2;
+            drifted = 0;
+        }
+        if (vol > 0 || decide)
+            m->drifting = drifted;
+        if (decide == 1) {
+            step(m, NULL, m->interval_ms);
+            m->drifting = 0;
+        }
+        if (decide) {
+            last = now;
+            due = now;
+            add_ms(&due, m->interval_ms);
+        }
         pthread_mutex_lock(&m->lock);
     }
     pthread_mutex_unlock(&m->lock);
@@ -639,6 +729,9 @@ static void free_map(rt_mpimap_t *m)
 {
     free(m->last);
     free(m->delta);
+    free(m->probe_last);
+    free(m->probe_delta);
+    free(m->drift_delta);
     free(m->prev);
     free(m->prev_core);
     free(m->node);
@@ -692,6 +785,9 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     size_t nn = (size_t)m->n * m->n;
     m->last = calloc(nn, sizeof *m->last);
     m->delta = calloc(nn, sizeof *m->delta);
+    m->probe_last = calloc(nn, sizeof *m->probe_last);
+    m->probe_delta = calloc(nn, sizeof *m->probe_delta);
+    m->drift_delta = calloc(nn, sizeof *m->drift_delta);
     m->prev = calloc((size_t)m->n, sizeof(int));
     m->prev_core = calloc((size_t)m->n, sizeof(int));
     m->node = calloc((size_t)m->n, sizeof(int));
@@ -702,7 +798,7 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     m->why = calloc((size_t)m->n, sizeof *m->why);
     m->work_bytes = pl_ondeloc_workspace_bytes(m->n, cfg->topo->nnodes);
     m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
-    if (!m->last || !m->delta || !m->prev || !m->prev_core || !m->node || !m->core || !m->start || !m->published
+    if (!m->last || !m->delta || !m->probe_last || !m->probe_delta || !m->drift_delta || !m->prev || !m->prev_core || !m->node || !m->core || !m->start || !m->published
         || !cpus
         || !m->why || !m->work) {
         free(cpus);
@@ -818,9 +914,9 @@ static void write_report(const rt_mpimap_t *m)
     for (int i = 0; i < m->n; i++)
         fprintf(f, "%s%d", i ? ", " : "", m->cfg.local_world[i]);
     fprintf(f, "],\n    \"decisions\": %d,\n    \"remaps\": %d,\n    \"held_below_min_gain\": %d,\n"
-               "    \"idle_intervals\": %llu,\n"
+               "    \"idle_intervals\": %llu,\n    \"decisions_at_probes\": %d,\n"
                "    \"final_interval_ms\": %g,\n    \"dropped_remaps\": %d,\n    \"timeline\": [",
-            m->decisions, m->changes, m->held, (unsigned long long)m->idle_intervals, m->interval_ms,
+            m->decisions, m->changes, m->held, (unsigned long long)m->idle_intervals, m->early, m->interval_ms,
             m->dropped);
     for (int k = 0; k < m->ntl; k++) {
         const remap_t *e = &m->tl[k];

@@ -275,3 +275,14 @@ def remote_share(counts, misses=None):
             total += c
             remote += c if n != counts["vcpu_node"][v] else 0
     return 100.0 * remote / total if total else None
+
+
+def remote_delay_ns(counts, misses=None):
+    """Nanoseconds the plugin charged each vCPU for its misses (a vCPU x node matrix: a tag's; the whole
+    command's by default): every miss times the counts' remote_ns of the vCPU's node and the memory's.
+    For the whole command this is the plugin's own delay_ns; for a tag it bounds what any placement
+    can save of that tag's time on that vCPU."""
+    if misses is None:
+        misses = counts["misses"]
+    cost, node = counts["remote_ns"], counts["vcpu_node"]
+    return [sum(c * cost[node[v]][n] for n, c in enumerate(row)) for v, row in enumerate(misses)]

@@ -13,6 +13,10 @@
   emu_counts.py drop BEFORE AFTER [--factor F]
       prints "remote share B -> A: drops" when AFTER's remote share is below
       F (default 0.5) times BEFORE's, else "... does not drop" (exit 1).
+  emu_counts.py charged COUNTS
+      prints "charged V: S s" per vCPU (the misses times the remote costs,
+      numavm_emu.remote_delay_ns) and whether that equals the plugin's own
+      delay_ns ("charges match the plugin's delay: yes", else "no", exit 1).
   emu_counts.py tags COUNTS
       prints each tag's entered count and matrix, then each snapshot's tags
       ("snapshot I tag T entered E misses M").
@@ -26,7 +30,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "numavm"))
-from numavm_emu import is_counts, remote_share, tag_of  # noqa: E402  the plugin's one counts reader
+from numavm_emu import is_counts, remote_delay_ns, remote_share, tag_of  # noqa: E402  the plugin's one counts reader
 
 
 def load(path):
@@ -92,6 +96,16 @@ def drop(args):
     return 0 if ok else 1
 
 
+def charged(args):
+    d = load(args.counts)
+    ns = remote_delay_ns(d)
+    for v, x in enumerate(ns):
+        print("charged {}: {:.6f} s".format(v, x / 1e9))
+    ok = ns == d["delay_ns"]
+    print("charges match the plugin's delay: {}".format("yes" if ok else "no " + str(d["delay_ns"])))
+    return 0 if ok else 1
+
+
 def tags(args):
     d = load(args.counts)
     for t in d["tags"]:
@@ -123,12 +137,14 @@ def main(argv):
     d.add_argument("before")
     d.add_argument("after")
     d.add_argument("--factor", type=float, default=0.5)
+    g = sub.add_parser("charged")
+    g.add_argument("counts")
     t = sub.add_parser("tags")
     t.add_argument("counts")
     b = sub.add_parser("stalls")
     b.add_argument("counts")
     args = p.parse_args(argv)
-    return {"check": check, "share": share, "drop": drop, "tags": tags, "stalls": stalls}[args.cmd](args)
+    return {"check": check, "share": share, "drop": drop, "charged": charged, "tags": tags, "stalls": stalls}[args.cmd](args)
 
 
 if __name__ == "__main__":
