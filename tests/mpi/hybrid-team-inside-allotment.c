@@ -3,7 +3,7 @@
 // RUN: %mpicc -fopenmp %s -o %t
 // RUN: printf '0,0,9000,0\n0,0,0,9000\n' > %t.csv
 // RUN: rm -f %t.on.*.json %t.off.*.json
-// RUN: %mpirun -np 4 --bind-to none -x LD_LIBRARY_PATH=%libdir -x HWLOC_SYNTHETIC="pack:4 [numa] core:4 pu:1" -x OMP_NUM_THREADS=2 -x OMP_PLACEMENT=critpath,sample=2,source=replay:%t.csv -x LD_PRELOAD=%libompnuma_mpi -x OMP_PLACEMENT_MPI=ondeloc,interval=10 sh -c 'OMP_PLACEMENT_REPORT=%t.on.$OMPI_COMM_WORLD_RANK.json exec %t'
+// RUN: %mpirun -np 4 --bind-to none -x LD_LIBRARY_PATH=%libdir -x HWLOC_SYNTHETIC="pack:4 [numa] core:4 pu:1" -x OMP_NUM_THREADS=2 -x OMP_PLACEMENT=critpath,sample=2,source=replay:%t.csv -x LD_PRELOAD=%libompnuma_mpi -x OMP_PLACEMENT_MPI=ondeloc,interval=100,min_interval=100 sh -c 'OMP_PLACEMENT_REPORT=%t.on.$OMPI_COMM_WORLD_RANK.json exec %t'
 // RUN: %python %S/Inputs/check_allotment.py %t.on.0.json %t.on.1.json %t.on.2.json %t.on.3.json | FileCheck %s
 // RUN: %mpirun -np 2 --bind-to none -x LD_LIBRARY_PATH=%libdir -x HWLOC_SYNTHETIC="pack:4 [numa] core:4 pu:1" -x OMP_NUM_THREADS=2 -x OMP_PLACEMENT=critpath,sample=2,source=replay:%t.csv sh -c 'OMP_PLACEMENT_REPORT=%t.off.$OMPI_COMM_WORLD_RANK.json exec %t'
 // RUN: %python %S/Inputs/check_allotment.py %t.off.0.json %t.off.1.json | FileCheck %s --check-prefix=OFF
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     char out[4096] = {0}, in[4096];
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    /* Long enough for the mapper's first remap (10 ms), the rank's next MPI
+    /* Long enough for the mapper's first remap (100 ms), the rank's next MPI
      * call and two sampling phases of the region after it, on a loaded machine. */
     for (int stop = 0; !stop;) {
         MPI_Sendrecv(out, sizeof out, MPI_CHAR, r ^ 1, 0, in, sizeof in, MPI_CHAR, r ^ 1, 0, MPI_COMM_WORLD,
