@@ -599,9 +599,7 @@ static void *monitor_main(void *arg)
         double period = mon.have_team ? mon.im.next_ms : rt_conf->period_ms;
         struct timespec dl;
         clock_gettime(CLOCK_MONOTONIC, &dl);
-        uint64_t ns = (uint64_t)dl.tv_nsec + (uint64_t)(period * 1e6);
-        dl.tv_sec += (time_t)(ns / 1000000000u);
-        dl.tv_nsec = (long)(ns % 1000000000u);
+        rt_timespec_add_ms(&dl, period);
         while (!mon.stop && pthread_cond_timedwait(&mon.cv, &mon.mu, &dl) != ETIMEDOUT)
             ;
         if (!mon.stop)

@@ -626,16 +626,6 @@ static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
     m->have_prev = 1;
 }
 
-static void add_ms(struct timespec *t, double ms)
-{
-    t->tv_sec += (time_t)(ms / 1e3);
-    t->tv_nsec += (long)(fmod(ms, 1e3) * 1e6);
-    if (t->tv_nsec >= 1000000000L) {
-        t->tv_sec++;
-        t->tv_nsec -= 1000000000L;
-    }
-}
-
 static int before(const struct timespec *a, const struct timespec *b)
 {
     return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
@@ -660,12 +650,12 @@ static void *mapper_main(void *arg)
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     const rt_mpimap_settings_t *set = m->cfg.settings;
     struct timespec last = m->t0, probed = m->t0, due = m->t0;
-    add_ms(&due, m->interval_ms);
+    rt_timespec_add_ms(&due, m->interval_ms);
     pthread_mutex_lock(&m->lock);
     while (!m->stop) {
         struct timespec dl;
         clock_gettime(CLOCK_MONOTONIC, &dl);
-        add_ms(&dl, set->min_interval_ms);
+        rt_timespec_add_ms(&dl, set->min_interval_ms);
         if (before(&due, &dl))
             dl = due;
         int rc = 0;
@@ -712,7 +702,7 @@ static void *mapper_main(void *arg)
         if (decide) {
             last = now;
             due = now;
-            add_ms(&due, m->interval_ms);
+            rt_timespec_add_ms(&due, m->interval_ms);
         }
         pthread_mutex_lock(&m->lock);
     }

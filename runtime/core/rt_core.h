@@ -31,4 +31,13 @@ static inline uint64_t rt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* t moved ms milliseconds later (ms >= 0): the deadlines of the runtime's
+ * periodic threads, for pthread_cond_timedwait on that clock. */
+static inline void rt_timespec_add_ms(struct timespec *t, double ms)
+{
+    uint64_t ns = (uint64_t)t->tv_nsec + (uint64_t)(ms * 1e6);
+    t->tv_sec += (time_t)(ns / 1000000000u);
+    t->tv_nsec = (long)(ns % 1000000000u);
+}
+
 #endif

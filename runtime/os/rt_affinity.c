@@ -59,19 +59,21 @@ void rt_affinity_init(void)
     }
     const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
     binding_note[0] = '\0';
-    if ((bind && *bind) || (places && *places))
-        snprintf(binding_note, sizeof binding_note, "OMP_PROC_BIND=%s OMP_PLACES=%s: %s", bind ? bind : "",
-                 places ? places : "",
-                 rt_conf->mode == RT_MODE_OFF || !applies ? "the OpenMP binding applies (ompnuma pins nothing)"
-                 : rt_conf->primary == RT_PRIMARY_RETURN
-                     ? "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
-                       "region put it, and the primary gets its binding back at each region's end (primary=return)"
-                 : rt_conf->primary == RT_PRIMARY_STAY
-                     ? "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
-                       "region put it, the primary too, in serial code (primary=stay)"
-                     : "ompnuma's mapping wins for the regions it re-pins; a thread stays where the last such "
-                       "region put it, the primary too, in serial code, while the OpenMP binding is on "
-                       "(primary=auto)");
+    /* Where the primary goes in serial code (rt_primary_t). */
+    const char *primary = rt_conf->primary == RT_PRIMARY_RETURN
+                              ? "and the primary gets its binding back at each region's end (primary=return)"
+                          : rt_conf->primary == RT_PRIMARY_STAY
+                              ? "the primary too, in serial code (primary=stay)"
+                              : "the primary too, in serial code, while the OpenMP binding is on (primary=auto)";
+    if ((bind && *bind) || (places && *places)) {
+        if (rt_conf->mode == RT_MODE_OFF || !applies)
+            snprintf(binding_note, sizeof binding_note, "OMP_PROC_BIND=%s OMP_PLACES=%s: the OpenMP binding "
+                     "applies (ompnuma pins nothing)", bind ? bind : "", places ? places : "");
+        else
+            snprintf(binding_note, sizeof binding_note, "OMP_PROC_BIND=%s OMP_PLACES=%s: ompnuma's mapping wins "
+                     "for the regions it re-pins; a thread stays where the last such region put it, %s",
+                     bind ? bind : "", places ? places : "", primary);
+    }
 }
 
 int rt_affinity_applies(void)

@@ -15,9 +15,9 @@ def load(path):
 
 def main(paths):
     for short, long_ in zip(paths[0::2], paths[1::2]):
-        (r, a), (_, b) = load(short), load(long_)
+        (r, a), (q, b) = load(short), load(long_)
         print("%s %s; moves for %d and %d executions: %s" % (r["outcome"], r["cpus"], r["executions"],
-                                                           load(long_)[0]["executions"],
+                                                           q["executions"],
                                                            "same" if a == b else "more" if b > a else "fewer"))
     return 0
 
