@@ -48,6 +48,7 @@ rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int 
     /* A team that came out smaller last time is measured as the smaller one. */
     rt_region_t *m = r && r->redirect ? r->redirect : r;
     if (m && m->measuring) {
+        thr->counting |= 1u << d;
         rt_sample_t s;
         rt_loop_sample(m, &s);
         rt_counters_region_begin(&s, team);
@@ -146,8 +147,10 @@ void rt_event_task_end_rest(rt_thread_t *thr, int d)
     }
 }
 
-/* The counter source first, always: what it armed must not outlive the construct. */
-static void counters_end(rt_region_t *r)
+/* The counter source first, always: what it armed must not outlive the
+ * construct. Whether the source is done with r: it was told of an execution
+ * it did not record, and it has no window open. */
+static int counters_end(rt_region_t *r)
 {
     rt_sample_t s;
     uint64_t added;
@@ -158,6 +161,7 @@ static void counters_end(rt_region_t *r)
     if (got & RT_SOURCE_ARMED)
         r->armed_execs++;
     r->source_pending = (got & RT_SOURCE_PENDING) != 0;
+    return !s.record && !r->source_pending;
 }
 
 void rt_event_region_abandon(rt_region_t *r)
@@ -169,7 +173,6 @@ void rt_event_region_abandon(rt_region_t *r)
  * bookkeeping and the placement loop. */
 static void execution_end(rt_region_t *r, int timed)
 {
-    counters_end(r);
     /* The inner teams of several outer threads share one record and may end
      * at the same moment: one of them does the bookkeeping, the others'
      * executions go uncounted (their timings came from the same slots). */
@@ -203,6 +206,16 @@ void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
 {
     if (thr->ws && thr->ws->parent_id == r->id) /* a last loop without a barrier of its own (nowait) */
         loop_close(thr, thr->ws_timed);
+    /* A settled region the source is done with costs the source nothing:
+     * most executions of a program. The primary ends the team it forked at
+     * its own level, where it began the source. */
+    unsigned bit = 1u << thr->depth;
+    if ((thr->counting & bit) || r->measuring || r->source_pending) {
+        if (counters_end(r))
+            thr->counting &= ~bit;
+        else
+            thr->counting |= bit;
+    }
     execution_end(r, timed);
 }
 
@@ -309,6 +322,7 @@ static void loop_close(rt_thread_t *thr, int timed)
         uint64_t n = v >> RT_BUSY_N_SHIFT;
         __atomic_store_n(&c->slot[i].busy_last, n ? (v & ((1ull << RT_BUSY_N_SHIFT) - 1)) / n : 0, __ATOMIC_RELAXED);
     }
+    counters_end(c);
     execution_end(c, timed);
 }
 
