@@ -16,28 +16,26 @@
 #include "rt_symbol.h"
 #include "rt_topology.h"
 
-rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested, const void *team)
+rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr, int requested, const void *team)
 {
     int d = thr->depth;
     /* Teams below the deepest measured level are not measured: their members
      * would not record their tasks, and nothing would end what was armed. */
     if (requested < 1 || d >= RT_MAX_DEPTH)
         return NULL;
-    const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
-    int pindex = d > 0 ? thr->index[d - 1] : -1;
     /* Created here, before the team forks, so that a region's very first
      * execution (often the one that first-touches the data) is sampled too,
      * and so that the team members find it without knowing their parent.
      * A loop that runs the same region again finds it in the thread's own
      * last sight at this level. */
-    rt_seen_t *seen = &thr->seen[d];
-    rt_region_t *r = seen->region;
-    if (!r || seen->codeptr != codeptr || seen->requested != requested || seen->parent != parent ||
-        seen->parent_index != pindex) {
+    rt_region_t *r = rt_seen_at(thr, d, codeptr, requested);
+    if (!r) {
+        const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
+        int pindex = d > 0 ? thr->index[d - 1] : -1;
         r = rt_region_get(codeptr, requested, parent, pindex);
         if (r)
-            *seen = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested,
-                                .parent_index = pindex};
+            thr->seen[d] = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested,
+                                       .parent_index = pindex};
     }
     /* A region's first sight: the placement cache may know where it runs best. */
     if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
@@ -173,16 +171,13 @@ void rt_event_region_abandon(rt_region_t *r)
  * bookkeeping and the placement loop. */
 static void execution_end(rt_region_t *r, int timed)
 {
-    /* The inner teams of several outer threads share one record and may end
-     * at the same moment: one of them does the bookkeeping, the others'
-     * executions go uncounted (their timings came from the same slots). */
-    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))
-        return;
-    r->executions++;
     if (!timed) {
-        __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+        rt_region_count_untimed(r);
         return;
     }
+    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE)) /* as in rt_region_count_untimed */
+        return;
+    r->executions++;
     r->timed_executions++;
     uint64_t cp = 0;
     for (int i = 0; i < r->team_size; i++) {
@@ -202,7 +197,7 @@ static void execution_end(rt_region_t *r, int timed)
 
 static void loop_close(rt_thread_t *thr, int timed);
 
-void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
+void rt_event_region_end_rest(rt_thread_t *thr, rt_region_t *r, int timed)
 {
     if (thr->ws && thr->ws->parent_id == r->id) /* a last loop without a barrier of its own (nowait) */
         loop_close(thr, thr->ws_timed);

@@ -19,7 +19,8 @@
  * requested team size under the thread's current region (created at first
  * sight), with the counter source armed when it is being sampled. NULL when
  * the region is not measured (too deep, or the table is full). */
-rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested, const void *team);
+static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested,
+                                                   const void *team);
 
 /* Thread `index` starts its implicit task in region r (NULL: unmeasured).
  * master_slot: the slot the team's master holds in the bubble tree (-1 none);
@@ -35,7 +36,7 @@ int rt_event_barriers_read(void);
 /* The implicit task ends; the primary gets its own mask back. */
 static inline void rt_event_task_end(rt_thread_t *thr);
 /* The primary, after the join barrier: bookkeeping and the placement loop. */
-void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed);
+static inline void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed);
 /* The thread was given `units` of work (loop iterations dispatched to it):
  * what the migration monitor counts as progress. No lock, no allocation, its
  * own record only. */
@@ -65,16 +66,31 @@ void rt_event_loop_end(rt_thread_t *thr);
 void rt_event_loop_barrier_end(rt_thread_t *thr);
 
 /*
- * The three events every team member sees at every execution, inline in the
- * OpenMP layer's callbacks: a settled region's execution (not sampled, not
- * re-pinned, no monitor, no bubbles) runs only what is below; whatever else
- * an execution needs is the out-of-line rest in rt_events.c, taken in the
- * same order.
+ * The events of every execution, inline in the OpenMP layer's callbacks:
+ * the primary's region begin and end, and the three every team member sees. A
+ * settled region's execution (not sampled, not re-pinned, no monitor, no
+ * bubbles) runs only what is below; whatever else an execution needs is the
+ * out-of-line rest in rt_events.c, taken in the same order.
  */
+void rt_event_region_end_rest(rt_thread_t *thr, rt_region_t *r, int timed);
+rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr, int requested, const void *team);
 void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index, int master_slot,
                               const void *team);
 void rt_event_barrier_record(rt_thread_t *thr, int d);
 void rt_event_task_end_rest(rt_thread_t *thr, int d);
+
+/* A region met again at its level, not sampled, no cache to ask, no
+ * bubbles: the rest would only find it. */
+static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested,
+                                                   const void *team)
+{
+    int d = thr->depth;
+    rt_region_t *r = d < RT_MAX_DEPTH ? rt_seen_at(thr, d, codeptr, requested) : NULL;
+    if (r && !(r->redirect ? r->redirect : r)->measuring && rt_conf->mode != RT_MODE_BUBBLE &&
+        (!rt_conf->cache_path[0] || __atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED)))
+        return r;
+    return rt_event_parallel_begin_rest(thr, codeptr, requested, team);
+}
 
 static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
                                        const void *team)
@@ -129,6 +145,16 @@ static inline void rt_event_task_end(rt_thread_t *thr)
      * time here; an untimed one has none to end. */
     if (!thr->arrived[d] && thr->timed[d])
         rt_event_barrier_arrive(thr);
+}
+
+/* An untimed execution of a settled region the counter source is done with
+ * (thr->counting), with no loop open: counted, nothing else. */
+static inline void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
+{
+    if (timed || thr->ws || (thr->counting & (1u << thr->depth)) || r->measuring || r->source_pending)
+        rt_event_region_end_rest(thr, r, timed);
+    else
+        rt_region_count_untimed(r);
 }
 
 #endif

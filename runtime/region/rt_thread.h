@@ -64,6 +64,19 @@ typedef struct rt_thread {
     const void        *ws_seen[RT_WS_SEEN];
 } rt_thread_t;
 
+/* The region thr last encountered at level d, when it is the one keyed by
+ * (codeptr, requested) under thr's current region; NULL otherwise. */
+static inline rt_region_t *rt_seen_at(const rt_thread_t *thr, int d, const void *codeptr, int requested)
+{
+    const rt_seen_t *seen = &thr->seen[d];
+    const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
+    int pindex = d > 0 ? thr->index[d - 1] : -1;
+    if (seen->codeptr != codeptr || seen->requested != requested || seen->parent != parent ||
+        seen->parent_index != pindex)
+        return NULL;
+    return seen->region;
+}
+
 /* The calling thread, at home, in no region. */
 void rt_thread_init(rt_thread_t *thr, int gtid);
 
