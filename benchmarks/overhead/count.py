@@ -16,15 +16,24 @@ CONSTRUCTS = ("parallel", "for", "barrier", "reduction", "nested", "parallel-emp
 # execution is sampled (the default source). "pagefault": sampled by the pagefault source on the
 # program's anonymous memory (the harness's ompnuma-sampling). "monitor": the migration monitor alone.
 # "null": stock libomp with a tool attached that registers no callback (null_tool.c): what libomp itself
-# adds once any tool is attached, the floor under every drop-in configuration.
+# adds once any tool is attached, the floor under every drop-in configuration. "dispatch": the same tool
+# registering the callbacks ompnuma registers for a settled region, empty: the floor under "settled".
 CONFIGS = {
     "stock": None,
     "null": None,
+    "dispatch": None,
     "settled": "critpath",
     "sampled": "critpath,sample=1000,verify=off",
     "pagefault": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
     "monitor": "imar2",
 }
+# ompnuma's instruction budget for a settled execution, per team thread, inside its callbacks (the
+# "settled:ompnuma /thr" column, counted with -n 512 or more: shorter intervals carry the windows of the
+# one-in-eight timed executions). A region (parallel, reduction, the empty one): its begin and end, and
+# each member's implicit task and closing barrier; nested: a region and, in each of its threads, an inner
+# one; for and barrier: the events of one loop or barrier inside a region. --budget checks it.
+BUDGET = {"parallel": 340, "for": 70, "barrier": 70, "reduction": 340, "nested": 700, "parallel-empty": 340}
+BUDGET_MIN_N = 512
 # Where the runtime enters ompnuma: its OMPT callbacks (openmp/om_tool.c) and the SIGSEGV dispatcher of
 # the pagefault source (runtime/rt_fault.c). Callgrind counts, on every thread, what runs inside them.
 # A renamed entry point fails the run (checked against libompnuma.so's symbols) rather than count less.
@@ -78,8 +87,10 @@ def environment(config, threads, libdir, tool):
     # Waiting threads sleep at once: a spinning thread would count instructions for as long as
     # valgrind lets it run, which depends on nothing the runtime does. Both sides get it.
     env["KMP_BLOCKTIME"] = "0"
-    if config == "null":
+    if config in ("null", "dispatch"):
         env["OMP_TOOL_LIBRARIES"] = tool
+    if config == "dispatch":
+        env["OVERHEAD_TOOL_DISPATCH"] = "1"
     if CONFIGS[config] is not None:
         env["LD_LIBRARY_PATH"] = libdir
         env["OMP_PLACEMENT"] = CONFIGS[config]
@@ -140,23 +151,32 @@ def count_point(prog, libdir, tool, config, threads, n, w, work, own=False):
     return res
 
 
-def time_point(build, config, threads, rounds, work):
-    """Median timed overhead (ns) per construct of overhead-epcc run natively."""
+def time_points(build, configs, threads, rounds, work):
+    """Timed test time (ns) per construct of overhead-epcc run natively: per configuration, the median over
+    rounds, and the median of its ratio to stock within each round. The configurations alternate, in
+    reverse order every other round, so that a change of load on the machine reaches all of them; each run
+    is long enough (2 000 warm-up executions per construct) for every region to have settled."""
     prog = os.path.join(build, "bin", "overhead-epcc")
-    runs = {c: [] for c in CONSTRUCTS}
-    for _ in range(rounds):
-        env = environment(config, threads, os.path.join(build, "lib"), null_tool(build))
-        env.pop("KMP_BLOCKTIME", None)
-        js = os.path.join(work, "t.json")
-        r = subprocess.run([prog, "-n", "200", "-o", "5", "-w", "100", "-t", str(threads), "--json", js],
-                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-        if r.returncode != 0:
-            fail("%s, %d threads: the timed run failed (exit %d)" % (config, threads, r.returncode))
-        with open(js) as f:
-            rec = json.load(f)
-        for c in CONSTRUCTS:
-            runs[c].append(rec["constructs"][c]["test_ns"])
-    return {c: statistics.median(v) for c, v in runs.items()}
+    runs = {c: {con: [] for con in CONSTRUCTS} for c in configs}
+    for i in range(rounds):
+        for c in (configs if i % 2 == 0 else configs[::-1]):
+            env = environment(c, threads, os.path.join(build, "lib"), null_tool(build))
+            env.pop("KMP_BLOCKTIME", None)
+            js = os.path.join(work, "t.json")
+            r = subprocess.run([prog, "-n", "2000", "-o", "11", "-w", "2000", "-t", str(threads), "--json", js],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+            if r.returncode != 0:
+                fail("%s, %d threads: the timed run failed (exit %d)" % (c, threads, r.returncode))
+            with open(js) as f:
+                rec = json.load(f)
+            for con in CONSTRUCTS:
+                runs[c][con].append(rec["constructs"][con]["test_ns"])
+    out = {}
+    for c in configs:
+        for con in CONSTRUCTS:
+            paired = [x / s for x, s in zip(runs[c][con], runs["stock"][con]) if s > 0]
+            out[(c, con)] = (statistics.median(runs[c][con]), statistics.median(paired) if paired else 0.0)
+    return out
 
 
 def main(argv):
@@ -170,6 +190,9 @@ def main(argv):
     ap.add_argument("-w", type=int, default=64, help="warm-up executions per construct (default 64)")
     ap.add_argument("--time", type=int, default=0, metavar="ROUNDS",
                     help="also time each construct natively, ROUNDS alternated runs per configuration")
+    ap.add_argument("--budget", action="store_true",
+                    help="check the settled configuration against ompnuma's instruction budget per thread "
+                         "(exit 1 when over it; needs -n %d or more)" % BUDGET_MIN_N)
     ap.add_argument("--json", help="write every count (and time) to this file")
     ap.add_argument("--keep", metavar="DIR", help="keep the callgrind dumps (and the stripped copies) in DIR")
     a = ap.parse_args(argv)
@@ -183,6 +206,8 @@ def main(argv):
             raise ValueError
     except ValueError:
         fail("--threads: \"%s\" is not a list of team sizes >= 1" % a.threads)
+    if a.budget and ("settled" not in configs or a.n < BUDGET_MIN_N):
+        fail("--budget needs the settled configuration and -n %d or more" % BUDGET_MIN_N)
     if a.n < 8 or a.w < 0:
         fail("-n must be >= 8 (settled regions are timed one execution in eight) and -w >= 0")
     for need in ("valgrind", "objcopy"):
@@ -205,9 +230,9 @@ def main(argv):
                 own = count_point(prog, libdir, tool, c, t, a.n, a.w, work, own=True) if not on_stock(c) else \
                     {con: 0.0 for con in CONSTRUCTS}
                 counts[(c, t)] = {con: {"total": total[con], "ompnuma": own[con]} for con in CONSTRUCTS}
-            for _ in range(1 if a.time else 0):
-                for c in configs:
-                    times[(c, t)] = time_point(a.build, c, t, a.time, work)
+            if a.time:
+                for (c, con), v in time_points(a.build, configs, t, a.time, work).items():
+                    times.setdefault((c, t), {})[con] = v
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -221,6 +246,8 @@ def main(argv):
     for c in drop:
         head += [c, "ratio", c + ":ompnuma", "/thr"]
     if a.time:
+        print("ns: timed test time, median of %d native runs per configuration, alternated (KMP_BLOCKTIME as "
+              "the runtime sets it); /stock: median of the ratios within each round" % a.time)
         head += ["stock ns"] + ["%s ns" % c for c in drop] + ["%s/stock" % c for c in drop]
     rows = [head]
     for con in CONSTRUCTS:
@@ -232,23 +259,32 @@ def main(argv):
                 row += ["%.0f" % r["total"], "%.3f" % (r["total"] / st if st else 0.0),
                         "%.1f" % r["ompnuma"], "%.1f" % (r["ompnuma"] / t)]
             if a.time:
-                ts = times[("stock", t)][con]
-                row += ["%.0f" % ts] + ["%.0f" % times[(c, t)][con] for c in drop]
-                row += ["%.3f" % (times[(c, t)][con] / ts if ts else 0.0) for c in drop]
+                row += ["%.0f" % times[("stock", t)][con][0]] + ["%.0f" % times[(c, t)][con][0] for c in drop]
+                row += ["%.3f" % times[(c, t)][con][1] for c in drop]
             rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     for r in rows:
         print("  ".join(x.rjust(widths[i]) if i > 0 else x.ljust(widths[i]) for i, x in enumerate(r)))
+    over = 0
+    if a.budget:
+        print("ompnuma's budget per thread, settled:")
+        for con in CONSTRUCTS:
+            for t in teams:
+                per = counts[("settled", t)][con]["ompnuma"] / t
+                over += per > BUDGET[con]
+                print("  %s, %d threads: %.1f <= %d: %s" % (con, t, per, BUDGET[con], "yes" if per <= BUDGET[con]
+                                                              else "NO"))
     if a.json:
         rec = {"n": a.n, "warmup": a.w, "threads": teams, "configs": configs,
                "counts": [{"config": c, "threads": t, "construct": con, "total": counts[(c, t)][con]["total"],
                            "ompnuma": counts[(c, t)][con]["ompnuma"]}
                           for (c, t) in counts for con in CONSTRUCTS],
-               "times_ns": [{"config": c, "threads": t, "construct": con, "test_ns": times[(c, t)][con]}
+               "times_ns": [{"config": c, "threads": t, "construct": con, "test_ns": times[(c, t)][con][0],
+                             "paired_ratio": times[(c, t)][con][1]}
                             for (c, t) in times for con in CONSTRUCTS]}
         with open(a.json, "w") as f:
             json.dump(rec, f, indent=1)
-    return 0
+    return 1 if over else 0
 
 
 if __name__ == "__main__":
