@@ -12,7 +12,8 @@
  * except a region's first sight (its record is created) and the end of an
  * execution that completes a phase of the placement loop (a decision).
  * `team` is an opaque handle the OpenMP layer gives for one team instance
- * (the inner teams of several outer threads share one region record).
+ * (teams of one region record can run at once: root threads running the
+ * same region, or inner teams whose parent was not recorded).
  */
 
 /* The encountering thread, before the team forks: the region for the
@@ -80,7 +81,8 @@ void rt_event_barrier_record(rt_thread_t *thr, int d);
 void rt_event_task_end_rest(rt_thread_t *thr, int d);
 
 /* A region met again at its level, not sampled, no cache to ask, no
- * bubbles: the rest would only find it. */
+ * bubbles: the rest would only find it. (A last sight never holds a
+ * requested size below 1, which the rest refuses.) */
 static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested,
                                                    const void *team)
 {

@@ -11,8 +11,9 @@ const pl_model_t *rt_policy_model(void);
 /*
  * Run `policy` on a TNT of `team` rows over `topo` (rt_mach->pl, or a
  * team's own sub-topology): node and core (index within the node) per
- * thread, the decision time in *us. Allocates the policy's workspace for
- * the call: never from a hot hook. Returns 0, or -1 with errno (ENOMEM, or
+ * thread, the decision time in *us. Reuses the workspace it keeps between
+ * decisions, allocating only when a decision needs a larger one or another
+ * decision holds it: never from a hot hook. Returns 0, or -1 with errno (ENOMEM, or
  * EINVAL when the policy refuses the table).
  */
 int rt_policy_run(pl_policy_t policy, const pl_topo_t *topo, const uint64_t *refs, int team, int *nodes,

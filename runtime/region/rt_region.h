@@ -170,10 +170,11 @@ static inline int rt_region_timed(const rt_region_t *r)
     return !rt_region_settled(r) || r->executions % RT_TIMING_STRIDE == 0;
 }
 
-/* An untimed execution of r is over: one more. The inner teams of several
- * outer threads share one record and may end at the same moment: one of
- * them does the bookkeeping, the others' executions go uncounted (their
- * timings came from the same slots). */
+/* An untimed execution of r is over: one more. Teams of one record may end
+ * at the same moment (root threads running the same region, or inner teams
+ * whose parent was not recorded): one of them does the bookkeeping, the
+ * others' executions go uncounted (their timings came from the same
+ * slots). */
 static inline void rt_region_count_untimed(rt_region_t *r)
 {
     if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))

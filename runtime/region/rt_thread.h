@@ -36,10 +36,11 @@ typedef struct rt_thread {
     int          arrived[RT_MAX_DEPTH];
     int          timed[RT_MAX_DEPTH];   /* this execution is timed */
     int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
-    /* Bit d: the counter source may still hold something of the team this
-     * thread forked at level d (it began it while sampling, and no region
-     * end since found the source done with it). A settled region's end
-     * skips the source when the bit is clear. */
+    /* Bit d: the counter source may still hold something of a team this
+     * thread forked at level d: set when it begins the source for one, or
+     * when a region end at that level finds the source not done with its
+     * region; cleared when one finds it done. A settled region's end skips
+     * the source when the bit is clear. */
     unsigned     counting;
     rt_seen_t    seen[RT_MAX_DEPTH];
     /* Work units done (implicit tasks ended, loop iterations dispatched to

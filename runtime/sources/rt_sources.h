@@ -39,8 +39,8 @@ typedef struct rt_source_ops {
     /* Once, when chosen. May be NULL. */
     void (*start)(void);
     /* The encountering thread, before a sampled execution's team forks; team
-     * identifies this team instance (inner teams of several outer threads
-     * share one region). May be NULL. */
+     * identifies this team instance (teams of one region can run at once).
+     * May be NULL. */
     void (*region_begin)(const rt_sample_t *s, const void *team);
     /* Thread `index` of team instance `team`, as it starts its part of a
      * sampled execution. May be NULL. */
