@@ -32,7 +32,7 @@ CONFIGS = {
 # one-in-eight timed executions). A region (parallel, reduction, the empty one): its begin and end, and
 # each member's implicit task and closing barrier; nested: a region and, in each of its threads, an inner
 # one; for and barrier: the events of one loop or barrier inside a region. --budget checks it.
-BUDGET = {"parallel": 340, "for": 75, "barrier": 75, "reduction": 340, "nested": 700, "parallel-empty": 340}
+BUDGET = {"parallel": 330, "for": 75, "barrier": 75, "reduction": 330, "nested": 670, "parallel-empty": 330}
 BUDGET_MIN_N = 512
 # Where the runtime enters ompnuma: its OMPT callbacks (openmp/om_tool.c) and the SIGSEGV dispatcher of
 # the pagefault source (runtime/rt_fault.c). Callgrind counts, on every thread, what runs inside them.
