@@ -145,9 +145,11 @@ void rt_event_task_end_rest(rt_thread_t *thr, int d)
     }
 }
 
-/* The counter source first, always: what it armed must not outlive the
- * construct. Whether the source is done with r: it was told of an execution
- * it did not record, and it has no window open. */
+/* The counter source's end of an execution of r, before the bookkeeping:
+ * what it armed must not outlive the construct. Returns whether the source
+ * is done with r: it was told of an execution it did not record, and it has
+ * no window open (rt_event_region_end_rest then skips it until r samples
+ * again). */
 static int counters_end(rt_region_t *r)
 {
     rt_sample_t s;
