@@ -171,11 +171,11 @@ def time_points(build, configs, threads, rounds, work):
                 rec = json.load(f)
             for con in CONSTRUCTS:
                 runs[c][con].append(rec["constructs"][con]["test_ns"])
-    out = {}
+    out = {c: {} for c in configs}
     for c in configs:
         for con in CONSTRUCTS:
             paired = [x / s for x, s in zip(runs[c][con], runs["stock"][con]) if s > 0]
-            out[(c, con)] = (statistics.median(runs[c][con]), statistics.median(paired) if paired else 0.0)
+            out[c][con] = (statistics.median(runs[c][con]), statistics.median(paired) if paired else 0.0)
     return out
 
 
@@ -231,8 +231,8 @@ def main(argv):
                     {con: 0.0 for con in CONSTRUCTS}
                 counts[(c, t)] = {con: {"total": total[con], "ompnuma": own[con]} for con in CONSTRUCTS}
             if a.time:
-                for (c, con), v in time_points(a.build, configs, t, a.time, work).items():
-                    times.setdefault((c, t), {})[con] = v
+                for c, v in time_points(a.build, configs, t, a.time, work).items():
+                    times[(c, t)] = v
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -347,11 +347,16 @@ struct rt_mpimap {
     int            started;
 };
 
+static double ms_between(const struct timespec *t0, const struct timespec *t)
+{
+    return (double)(t->tv_sec - t0->tv_sec) * 1e3 + (double)(t->tv_nsec - t0->tv_nsec) / 1e6;
+}
+
 static double since_ms(const struct timespec *t0)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+    return ms_between(t0, &t);
 }
 
 /*
@@ -499,7 +504,7 @@ static uint64_t read_rows(rt_mpimap_t *m, uint64_t *last, uint64_t *delta)
 static void step(rt_mpimap_t *m, const uint64_t *window, double used)
 {
     int n = m->n;
-    uint64_t vol = read_rows(m, m->last, m->delta);
+    uint64_t vol = read_rows(m, m->last, m->delta); /* read in any case: the next interval counts from now */
     if (window) {
         vol = 0;
         for (size_t k = 0; k < (size_t)n * n; k++)
@@ -664,9 +669,9 @@ static void *mapper_main(void *arg)
         if (m->stop)
             break;
         pthread_mutex_unlock(&m->lock);
-        double used = since_ms(&last), window = since_ms(&probed);
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
+        double used = ms_between(&last, &now), window = ms_between(&probed, &now);
         probed = now;
         uint64_t vol = read_rows(m, m->probe_last, m->probe_delta);
         int decide = !before(&now, &due);
@@ -788,9 +793,8 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     m->why = calloc((size_t)m->n, sizeof *m->why);
     m->work_bytes = pl_ondeloc_workspace_bytes(m->n, cfg->topo->nnodes);
     m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
-    if (!m->last || !m->delta || !m->probe_last || !m->probe_delta || !m->drift_delta || !m->prev || !m->prev_core || !m->node || !m->core || !m->start || !m->published
-        || !cpus
-        || !m->why || !m->work) {
+    if (!m->last || !m->delta || !m->probe_last || !m->probe_delta || !m->drift_delta || !m->prev || !m->prev_core
+        || !m->node || !m->core || !m->start || !m->published || !cpus || !m->why || !m->work) {
         free(cpus);
         free_map(m);
         return -ENOMEM;
