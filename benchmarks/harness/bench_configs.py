@@ -12,7 +12,7 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # Named OMP_PLACEMENT settings, for what a policy word alone cannot say (-c splits on commas).
 # sampling: every timed execution is a sampled one (pagefault source on large anonymous
 # mappings): the cost of the sampling phase, next to the settled cost of plain "ompnuma".
-# critpath-anon: critpath with the pagefault source on anonymous memory (what finds data
+# critpath-anon: critpath with the pagefault source (named: auto never takes it) on anonymous memory (what finds data
 # other threads first-touched in an unmodified program), threads bound in order as
 # stock-close binds them; a tuple gives the setting and further variables.
 # critpath-imar2: the same with the IMAR2 migration monitor beside the region loop.
@@ -22,8 +22,8 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # (omp_numa_attach: Nested-/Twisted-STREAM's -H).
 NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
          "bubble-memory": "bubble,scheduler=memory",
-         "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
-         "critpath-imar2": ("critpath,track=anon,sample=2,migrate=imar2",
+         "critpath-anon": ("critpath,source=pagefault,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
+         "critpath-imar2": ("critpath,source=pagefault,track=anon,sample=2,migrate=imar2",
                             {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
          "imar2-rest32": "imar2,period_max=32000"}
 # A configuration name ending in this runs in a guest booted with Linux's automatic NUMA balancing on

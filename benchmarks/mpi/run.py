@@ -75,7 +75,7 @@ def configurations(a, build, mpirun, cpus):
     if a.threads > 1:
         configs.append(("ondeloc+critpath", core + [
             "-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp,
-            "-x", "LD_LIBRARY_PATH=" + os.path.join(build, "lib"), "-x", "OMP_PLACEMENT=critpath,track=anon"]))
+            "-x", "LD_LIBRARY_PATH=" + os.path.join(build, "lib"), "-x", "OMP_PLACEMENT=critpath,source=pagefault,track=anon"]))
     if a.configs:
         keep = set(a.configs.split(",")) | {"core"}
         configs = [c for c in configs if c[0] in keep]

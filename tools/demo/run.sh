@@ -25,7 +25,7 @@ clang-19 -fopenmp -O2 -g "$top/tools/demo/swapped.c" -o "$prog"
 # (OMP_PROC_BIND=close) so the first touch is deterministic, and each then works
 # on the block its mirror thread touched: every reference is remote.
 settings=(OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores
-          OMP_PLACEMENT=critpath,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1)
+          OMP_PLACEMENT=critpath,source=pagefault,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1)
 args=(32 30)
 
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
@@ -47,7 +47,7 @@ elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu
   # within the first third; the last third is settled.
   eargs=(16 24 times)
   stock_env="OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores"
-  omp_env="$stock_env LD_LIBRARY_PATH=$build/lib OMP_PLACEMENT=critpath,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1"
+  omp_env="$stock_env LD_LIBRARY_PATH=$build/lib OMP_PLACEMENT=critpath,source=pagefault,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1"
   {
     for r in $(seq 1 "$rounds"); do
       # Tags are the plugin's per-interval counts: 10R+1 stock, 10R+2 ompnuma.
