@@ -11,6 +11,7 @@
 
 #include "rt_log.h"
 #include "rt_settings.h"
+#include "rt_util.h"
 
 /* Values longer than this are refused whole: no setting needs more, and a
  * runaway value is more likely a mistake than a wish. */
@@ -147,17 +148,6 @@ static int parse_bool(const char *v, int *out)
     return -1;
 }
 
-static int parse_int(const char *v, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi)
-        return -1;
-    *out = (int)x;
-    return 0;
-}
-
 static int parse_double(const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -211,7 +201,7 @@ typedef int (*option_fn)(rt_settings_t *s, const char *value, char *instead, siz
 static int opt_sample(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "sample=%d", s->sample);
-    return parse_int(v, SAMPLE_MIN, SAMPLE_MAX, &s->sample);
+    return rt_parse_int(v, SAMPLE_MIN, SAMPLE_MAX, &s->sample);
 }
 
 static int opt_numa_factor(rt_settings_t *s, const char *v, char *instead, size_t len)
@@ -287,7 +277,7 @@ static int opt_track(rt_settings_t *s, const char *v, char *instead, size_t len)
 static int opt_window(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "window=%d", s->window_ms);
-    return parse_int(v, WINDOW_MIN_MS, WINDOW_MAX_MS, &s->window_ms);
+    return rt_parse_int(v, WINDOW_MIN_MS, WINDOW_MAX_MS, &s->window_ms);
 }
 
 static int opt_perf_event(rt_settings_t *s, const char *v, char *instead, size_t len)
@@ -307,6 +297,7 @@ static int opt_scheduler(rt_settings_t *s, const char *v, char *instead, size_t 
 }
 
 static int writable_path(const char *path);
+static int replaceable_path(const char *path);
 
 static int opt_emu_tag(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
@@ -317,7 +308,7 @@ static int opt_emu_tag(rt_settings_t *s, const char *v, char *instead, size_t le
 static int opt_cache(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "no cache");
-    if (!*v || strlen(v) >= sizeof s->cache_path || !writable_path(v))
+    if (!*v || strlen(v) >= sizeof s->cache_path || !replaceable_path(v))
         return -1;
     strcpy(s->cache_path, v);
     return 0;
@@ -388,7 +379,7 @@ static const struct {
     {"primary", opt_primary, "auto, return or stay"},
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
-    {"cache", opt_cache, "a file that can be written"},
+    {"cache", opt_cache, "a regular file that can be written, or a new one"},
     {"emu_tag", opt_emu_tag, "on or off"},
     {"window", opt_window, "an integer number of milliseconds in 10..600000"},
     {"perf_event", opt_perf_event, "auto or page-faults"},
@@ -554,6 +545,18 @@ static int writable_path(const char *path)
     return access(dirname(dir), W_OK) == 0;
 }
 
+/* A file the runtime replaces whole (the placement cache, renamed over it):
+ * a regular file that can be written, or a path where nothing is yet in a
+ * directory that can be written. Never a symbolic link, a device, a FIFO or
+ * a socket: the file put in its place would destroy what was there. */
+static int replaceable_path(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0)
+        return S_ISREG(st.st_mode) && access(path, W_OK) == 0;
+    return errno == ENOENT && writable_path(path);
+}
+
 static void parse_report(rt_settings_t *s, const char *value, problems_t *p)
 {
     if (!*value)
@@ -580,7 +583,7 @@ static void format_report(const rt_settings_t *s, char *buf, size_t len)
 static void parse_verbose(rt_settings_t *s, const char *value, problems_t *p)
 {
     int b;
-    if (parse_int(value, 0, 2, &s->verbose) == 0)
+    if (rt_parse_int(value, 0, 2, &s->verbose) == 0)
         return;
     if (parse_bool(value, &b) == 0) {
         s->verbose = b;
