@@ -683,11 +683,14 @@ void rt_settings_format(const rt_settings_t *s, char *buf, size_t len)
 
 void rt_settings_print(const rt_settings_t *s, FILE *out)
 {
-    char buf[PATH_MAX + 256];
+    /* Values are escaped as in warnings: a path with a newline in it (the
+     * report's, the cache's) stays on its setting's line as \n, never
+     * starts a line that looks like another setting. */
+    char buf[PATH_MAX + 256], shown[4 * sizeof buf + 16];
     fprintf(out, "OMPNUMA DISPLAY ENVIRONMENT BEGIN\n");
     for (size_t i = 0; i < NVARS; i++) {
         table[i].format(s, buf, sizeof buf);
-        fprintf(out, "  %s='%s'\n", table[i].name, buf);
+        fprintf(out, "  %s='%s'\n", table[i].name, escape(buf, sizeof buf, shown, sizeof shown));
     }
     fprintf(out, "OMPNUMA DISPLAY ENVIRONMENT END\n");
     fflush(out);
