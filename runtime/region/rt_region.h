@@ -139,6 +139,10 @@ rt_region_t *rt_region_construct(const void *codeptr, const rt_region_t *parent,
  * inside its region's first execution when the region ran again (it is
  * then placed as a whole; its loops were provisional). */
 int          rt_region_listed(const rt_region_t *r);
+/* Regions seen once the table was full (RT_REGION_MAX): not measured, not
+ * listed; counted (distinct keys; at most 32768, then a lower bound). */
+#define RT_REGION_MAX 4096
+int          rt_region_unmeasured(void);
 /* Visit every known region in creation order. */
 int          rt_region_count(void);
 rt_region_t *rt_region_at(int i);
