@@ -31,6 +31,7 @@ typedef struct entry {
 
 static entry_t *entries;
 static int nentries, capacity;
+static int partial;       /* out of memory while loading: the file is left as it is at exit */
 static char machine[17];  /* this machine's key */
 
 /* FNV-1a over the topology the decisions were made on: nodes, their CPUs,
@@ -149,9 +150,13 @@ void rt_cache_load(void)
         size_t line_len = (size_t)((nl ? nl : end) - line);
         line[line_len] = '\0'; /* the newline, or the terminator rt_read_file adds */
         lineno++;
+        if (!line_len)
+            continue;
         entry_t *e = append();
-        if (!e)
+        if (!e) {
+            partial = 1;
             break;
+        }
         if (strlen(line) != line_len || strncmp(line, "region ", 7) != 0 || parse_entry(line + 7, e) != 0) {
             nentries--;
             if (!nbad++)
@@ -224,6 +229,11 @@ void rt_cache_save(void)
 {
     if (!rt_conf->cache_path[0] || !rt_mach->ok)
         return;
+    if (partial) { /* rewriting it would drop the entries that were not read */
+        rt_warn("OMP_PLACEMENT cache=%s: not all of it could be read (out of memory); not updated",
+                rt_conf->cache_path);
+        return;
+    }
     /* This run's regions: a kept mapping is written (new or again), a rolled back one leaves. */
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *r = rt_region_at(i);
