@@ -321,7 +321,7 @@ void mpi_teardown(void)
 
 /* ------------------------------------------------------------------- hooks */
 
-MPI_API int MPI_Init(int *argc, char ***argv)
+OMPNUMA_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     /* A second call is the program's error: MPI reports it, we stay out. */
     if (atomic_exchange(&mpi_g.init_called, 1))
@@ -334,7 +334,7 @@ MPI_API int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
-MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+OMPNUMA_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     if (atomic_exchange(&mpi_g.init_called, 1))
         return PMPI_Init_thread(argc, argv, required, provided);
@@ -346,7 +346,7 @@ MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided
     return rc;
 }
 
-MPI_API int MPI_Finalize(void)
+OMPNUMA_EXPORT int MPI_Finalize(void)
 {
     mpi_depth++;
     mpi_teardown();
@@ -355,7 +355,7 @@ MPI_API int MPI_Finalize(void)
     return rc;
 }
 
-MPI_API int MPI_Abort(MPI_Comm comm, int errorcode)
+OMPNUMA_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     /* The job ends here: leave no shared memory behind (a SIGKILL still
      * can; the next run's local rank 0 sweeps those). */

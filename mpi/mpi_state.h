@@ -9,8 +9,6 @@
 #include "rt_mpimap.h"
 #include "rt_mpishm.h"
 
-#define MPI_API OMPNUMA_EXPORT
-
 typedef struct mpi_state {
     atomic_int    active;      /* counting and applying (set-up done, not finalized) */
     atomic_int    init_called;
