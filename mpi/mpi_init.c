@@ -198,6 +198,7 @@ void mpi_setup(void)
     rt_mpishm_name(mpi_g.name, sizeof mpi_g.name, id.key, wr);
     int replaced = 0;
     int rc = rt_mpishm_create(mpi_g.name, wr, mpi_g.world_size, id.token, &mpi_g.row, &replaced);
+    int create_errno = errno;
     if (rc)
         mpi_g.row = NULL;
     else if (replaced)
@@ -211,7 +212,7 @@ void mpi_setup(void)
     if (!all || !lw_all) {
         if (lr == 0)
             rt_warn("OMP_PLACEMENT_MPI: cannot create the shared-memory rows on %s (%s); using off",
-                    mpi_g.host, ok ? "another rank failed" : strerror(-rc));
+                    mpi_g.host, ok ? "another rank failed" : strerror(create_errno));
         goto fail;
     }
     PMPI_Allgather(&wr, 1, MPI_INT, mpi_g.local_world, 1, MPI_INT, mpi_g.local);
@@ -237,9 +238,8 @@ void mpi_setup(void)
                     mpi_g.rows[i] = mpi_g.row;
                     continue;
                 }
-                int orc = rt_mpishm_open(mpi_g.names[i], mpi_g.world_size, id.token, &mpi_g.rows[i]);
-                if (orc) {
-                    snprintf(err, sizeof err, "rank %d's row: %s", mpi_g.local_world[i], strerror(-orc));
+                if (rt_mpishm_open(mpi_g.names[i], mpi_g.world_size, id.token, &mpi_g.rows[i])) {
+                    snprintf(err, sizeof err, "rank %d's row: %s", mpi_g.local_world[i], strerror(errno));
                     started = 0;
                     break;
                 }
@@ -248,9 +248,8 @@ void mpi_setup(void)
         if (started) {
             rt_mpimap_config_t cfg = { &mpi_g.settings, &mpi_g.topo, mpi_g.world_size, ls,
                                        mpi_g.local_world, mpi_g.rows, mpi_g.host, mpi_g.nhosts };
-            int src = rt_mpimap_start(&mpi_g.mapper, &cfg);
-            if (src) {
-                snprintf(err, sizeof err, "mapper thread: %s", strerror(-src));
+            if (rt_mpimap_start(&mpi_g.mapper, &cfg)) {
+                snprintf(err, sizeof err, "mapper thread: %s", strerror(errno));
                 started = 0;
             }
         }

@@ -1,15 +1,12 @@
 /* rt_mpimap.c: the MPI mapper thread (OnDeLoc-MPI): reads the ranks' rows, decides with OnDeLocMap+, publishes nodes, adapts the interval, writes the matrix and the timeline. */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
-#include <linux/mempolicy.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +14,7 @@
 #include "rt_core.h"
 #include "rt_fault.h"
 #include "rt_log.h"
+#include "rt_migrate.h"
 #include "rt_mpimap.h"
 #include "rt_procfs.h"
 #include "rt_util.h"
@@ -176,63 +174,6 @@ void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t 
 
 /* ---------------------------------------------------------- the rank's side */
 
-/* CAP_SYS_NICE in the calling thread's effective set, or not (capabilities
- * are per thread): 1 if it was there before, 0 if not, -1 on failure. */
-static int sys_nice_effective(int on)
-{
-    struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-    if (syscall(SYS_capget, &hdr, data) != 0)
-        return -1;
-    uint32_t bit = 1u << (CAP_SYS_NICE % 32);
-    int had = (data[CAP_SYS_NICE / 32].effective & bit) != 0;
-    if (had == on)
-        return had;
-    if (on)
-        data[CAP_SYS_NICE / 32].effective |= bit;
-    else
-        data[CAP_SYS_NICE / 32].effective &= ~bit;
-    return syscall(SYS_capset, &hdr, data) == 0 ? had : -1;
-}
-
-/* Move the pages of this process from every other node to os_node: only
- * those it maps alone. With CAP_SYS_NICE (root) migrate_pages(2) also moves
- * pages it shares with other processes (MPI's shared-memory segments,
- * libraries' page cache): every rank of a host pulling the same pages to
- * its own node at once made the calls take seconds of system time each
- * (pairs in the 4-node VM 9x slower than without a move). The thread's
- * CAP_SYS_NICE is set aside for the call. The source nodes are the ones
- * this process may use memory on (get_mempolicy's MPOL_F_MEMS_ALLOWED), not
- * every possible node: the kernel walks the whole address space once per
- * source node (and scans the masks quadratically), and 1023 sources made
- * one call take 2.5-6.6 s in the 4-node VM whatever it moved. Returns the
- * pages left behind (>= 0) or -errno. */
-static long migrate_memory(int os_node)
-{
-    if (os_node < 0 || os_node >= 64 * RT_MPISHM_MASK_WORDS)
-        return -EINVAL;
-    unsigned long from[RT_MPISHM_MASK_WORDS], to[RT_MPISHM_MASK_WORDS];
-    const unsigned long maxnode = 64 * RT_MPISHM_MASK_WORDS;
-    memset(to, 0, sizeof to);
-    if (syscall(SYS_get_mempolicy, NULL, from, maxnode, NULL, MPOL_F_MEMS_ALLOWED) != 0)
-        memset(from, 0xff, sizeof from); /* unknown: every node, slower but complete */
-    to[os_node / 64] |= 1UL << (os_node % 64);
-    from[os_node / 64] &= ~(1UL << (os_node % 64));
-    int any = 0;
-    for (int w = 0; w < RT_MPISHM_MASK_WORDS; w++)
-        any |= from[w] != 0;
-    if (!any)
-        return 0; /* the only node there is */
-    int had = sys_nice_effective(0);
-    if (had < 0)
-        return -EPERM; /* moving shared pages is what must not happen */
-    long r = syscall(SYS_migrate_pages, 0, maxnode, from, to);
-    int err = errno;
-    if (had)
-        sys_nice_effective(1);
-    return r < 0 ? -err : r;
-}
-
 int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
 {
     uint32_t e1 = atomic_load_explicit(&row->epoch, memory_order_acquire);
@@ -275,18 +216,23 @@ int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
              * move at the same time count each other's pages too). */
             int64_t v0 = rt_vmstat_counter("pgmigrate_success");
             uint64_t t0 = rt_now_ns();
-            pages = migrate_memory(os_node);
+            pages = rt_migrate_own_pages(os_node);
+            int err = errno;
             uint64_t ns = rt_now_ns() - t0;
             int64_t v1 = rt_vmstat_counter("pgmigrate_success");
             uint64_t moved = v0 >= 0 && v1 >= v0 ? (uint64_t)(v1 - v0) : 0;
             atomic_fetch_add_explicit(&row->migrate_calls, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&row->migrate_ns, ns, memory_order_relaxed);
             atomic_fetch_add_explicit(&row->migrate_moved, moved, memory_order_relaxed);
-            if (pages >= 0)
+            if (pages >= 0) {
                 atomic_store_explicit(&row->migrated_to, os_node + 1, memory_order_relaxed);
-            rt_verbose(1, "mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
-                          "host meanwhile, %ld left",
-                       (int)row->world_rank, os_node, (double)ns / 1e6, (unsigned long long)moved, pages);
+                rt_verbose(1, "mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
+                              "host meanwhile, %ld left",
+                           (int)row->world_rank, os_node, (double)ns / 1e6, (unsigned long long)moved, pages);
+            } else {
+                rt_verbose(1, "mpi: rank %d could not move its memory to node %d: %s", (int)row->world_rank,
+                           os_node, strerror(err));
+            }
         }
     }
     atomic_store_explicit(&row->applied_node, node, memory_order_relaxed);
@@ -766,11 +712,13 @@ static void host_path(const rt_mpimap_t *m, const char *path, char *out, size_t 
 int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
 {
     if (!out || !cfg || !cfg->settings || !cfg->topo || cfg->nlocal < 1 || !cfg->rows
-        || !cfg->local_world || !cfg->host)
-        return -EINVAL;
+        || !cfg->local_world || !cfg->host) {
+        errno = EINVAL;
+        return -1;
+    }
     rt_mpimap_t *m = calloc(1, sizeof *m);
     if (!m)
-        return -ENOMEM;
+        return -1;
     m->cfg = *cfg;
     m->n = cfg->nlocal;
     m->bindings_fd = -1;
@@ -797,7 +745,8 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
         || !m->node || !m->core || !m->start || !m->published || !cpus || !m->why || !m->work) {
         free(cpus);
         free_map(m);
-        return -ENOMEM;
+        errno = ENOMEM;
+        return -1;
     }
     seed_start(m, cpus, cpus + (size_t)m->n * (size_t)cfg->topo->nnodes);
     free(cpus);
@@ -826,7 +775,8 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
         pthread_cond_destroy(&m->cond);
         pthread_mutex_destroy(&m->lock);
         free_map(m);
-        return -rc;
+        errno = rc;
+        return -1;
     }
     m->started = 1;
     *out = m;

@@ -62,7 +62,7 @@ typedef struct rt_mpimap_config {
 
 typedef struct rt_mpimap rt_mpimap_t;
 
-/* Start the mapper thread. 0 or a negative errno (nothing started). */
+/* Start the mapper thread. 0, or -1 with errno (EINVAL, ENOMEM, pthread_create's): nothing started. */
 int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg);
 
 /* Stop the thread (prompt: it waits on a condition variable), read the rows
