@@ -12,6 +12,7 @@
 
 #include "mpi_state.h"
 #include "rt_log.h"
+#include "rt_settings.h"
 
 mpi_state_t mpi_g = { .local = MPI_COMM_NULL, .comm_keyval = MPI_KEYVAL_INVALID };
 __thread int mpi_depth;
@@ -166,11 +167,12 @@ void mpi_setup(void)
     int wr = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &wr);
     /* Every rank reads the variable; rank 0 alone speaks, so a job prints
-     * each warning once. */
-    rt_mpimap_settings_parse(&mpi_g.settings, getenv("OMP_PLACEMENT_MPI"), wr == 0);
-    if (!mpi_g.settings.enabled)
+     * its warning once. */
+    rt_settings_init();
+    if (wr == 0 && rt_conf->mpi.warning[0])
+        rt_warn("%s", rt_conf->mpi.warning);
+    if (!rt_conf->mpi.enabled)
         return;
-    rt_log_verbosity = mpi_g.settings.verbose;
     mpi_g.world_rank = wr;
     PMPI_Comm_size(MPI_COMM_WORLD, &mpi_g.world_size);
     if (gethostname(mpi_g.host, sizeof mpi_g.host - 1))
@@ -201,8 +203,8 @@ void mpi_setup(void)
     int create_errno = errno;
     if (rc)
         mpi_g.row = NULL;
-    else if (replaced)
-        rt_verbose(1, "mpi: replaced the stale shared-memory object %s of a killed run", mpi_g.name);
+    else if (replaced && rt_conf->mpi.verbose)
+        rt_verbose(0, "mpi: replaced the stale shared-memory object %s of a killed run", mpi_g.name);
 
     int ok = rc == 0, all = 0;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, mpi_g.local);
@@ -227,7 +229,7 @@ void mpi_setup(void)
         mpi_g.names = calloc((size_t)ls, sizeof *mpi_g.names);
         if (!mpi_g.rows || !mpi_g.names)
             snprintf(err, sizeof err, "out of memory");
-        else if (rt_topo_load(mpi_g.settings.topology[0] ? mpi_g.settings.topology : NULL,
+        else if (rt_topo_load(rt_conf->mpi.topology[0] ? rt_conf->mpi.topology : NULL,
                               &mpi_g.topo, err, sizeof err) == 0)
             mpi_g.topo_loaded = 1;
         if (mpi_g.topo_loaded) {
@@ -246,7 +248,7 @@ void mpi_setup(void)
             }
         }
         if (started) {
-            rt_mpimap_config_t cfg = { &mpi_g.settings, &mpi_g.topo, mpi_g.world_size, ls,
+            rt_mpimap_config_t cfg = { &mpi_g.topo, mpi_g.world_size, ls,
                                        mpi_g.local_world, mpi_g.rows, mpi_g.host, mpi_g.nhosts };
             if (rt_mpimap_start(&mpi_g.mapper, &cfg)) {
                 snprintf(err, sizeof err, "mapper thread: %s", strerror(errno));
@@ -255,12 +257,12 @@ void mpi_setup(void)
         }
         if (!started)
             rt_warn("OMP_PLACEMENT_MPI: no mapper on %s (%s); using off", mpi_g.host, err);
-        else if (wr == 0 && mpi_g.settings.verbose) {
-            char set[512];
-            rt_mpimap_settings_format(&mpi_g.settings, set, sizeof set);
-            rt_verbose(1, "mpi: %s on %d host(s), %d rank(s); topology %s (%d nodes)%s", set,
+        else if (wr == 0 && rt_conf->mpi.verbose) {
+            char set[4 * PATH_MAX + 256]; /* the four paths and the numbers */
+            rt_settings_format_mpi(rt_conf, set, sizeof set);
+            rt_verbose(0, "mpi: %s on %d host(s), %d rank(s); topology %s (%d nodes)%s", set,
                        mpi_g.nhosts, mpi_g.world_size, mpi_g.topo.origin, mpi_g.topo.nnodes,
-                       mpi_g.settings.dry_run || !mpi_g.topo.this_system ? ", dry run" : "");
+                       rt_conf->mpi.dry_run || !mpi_g.topo.this_system ? ", dry run" : "");
         }
     }
     int all_started = 0;

@@ -21,7 +21,6 @@ typedef struct mpi_state {
     rt_mpi_row_t *row;         /* this rank's row */
     char          name[128];   /* its shm name */
     long          key;         /* the host's key in the names (local rank 0's pid) */
-    rt_mpimap_settings_t settings;
     char          host[256];
     /* local rank 0 only: the host's rows and the mapper */
     int          *local_world;

@@ -17,160 +17,16 @@
 #include "rt_migrate.h"
 #include "rt_mpimap.h"
 #include "rt_procfs.h"
+#include "rt_settings.h"
 #include "rt_util.h"
 
-/* ---------------------------------------------------------------- settings */
-
-static const char VAR[] = "OMP_PLACEMENT_MPI";
-
-static void defaults(rt_mpimap_settings_t *s)
-{
-    memset(s, 0, sizeof *s);
-    s->interval_ms = RT_MPIMAP_DEFAULT_INTERVAL_MS;
-    s->v = RT_MPIMAP_DEFAULT_V;
-    s->min_interval_ms = RT_MPIMAP_DEFAULT_INTERVAL_MS;
-    s->max_interval_ms = RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS;
-    s->min_gain = RT_MPIMAP_DEFAULT_MIN_GAIN;
-}
-
-/* A finite number in [lo, hi]; 0 on success. */
-static int number(const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(d) || d < lo || d > hi)
-        return -1;
-    *out = d;
-    return 0;
-}
-
-int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int warn)
-{
-    defaults(s);
-    if (!value || !*value)
-        return 0;
-    int bad = 0;
-    int min_given = 0;
-    char buf[4096];
-    if (strlen(value) >= sizeof buf) {
-        if (warn)
-            rt_warn("%s: value of %zu characters is too long; using off", VAR, strlen(value));
-        return 1;
-    }
-    strcpy(buf, value);
-    char *save = NULL;
-    for (char *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
-        while (*it == ' ')
-            it++;
-        char *eq = strchr(it, '=');
-        if (!eq) {
-            if (!strcmp(it, "off"))
-                s->enabled = 0;
-            else if (!strcmp(it, "ondeloc"))
-                s->enabled = 1;
-            else if (!strcmp(it, "dry_run"))
-                s->dry_run = 1;
-            else if (!strcmp(it, "verbose"))
-                s->verbose = 1;
-            else {
-                bad++;
-                if (warn)
-                    rt_warn("%s: \"%s\" is not off, ondeloc, dry_run, verbose or key=value; ignored",
-                            VAR, it);
-            }
-            continue;
-        }
-        *eq = 0;
-        const char *k = it, *v = eq + 1;
-        double d;
-        if (!strcmp(k, "interval")) {
-            if (number(v, 1, 3600000, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: interval=%s is not a number of milliseconds in 1..3600000; using %g",
-                            VAR, v, s->interval_ms);
-            } else
-                s->interval_ms = d;
-        } else if (!strcmp(k, "min_interval")) {
-            if (number(v, 1, 3600000, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: min_interval=%s is not a number of milliseconds in 1..3600000; using %g",
-                            VAR, v, s->min_interval_ms);
-            } else {
-                s->min_interval_ms = d;
-                min_given = 1;
-            }
-        } else if (!strcmp(k, "max_interval")) {
-            if (number(v, 1, 3600000, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: max_interval=%s is not a number of milliseconds in 1..3600000; using %g",
-                            VAR, v, s->max_interval_ms);
-            } else
-                s->max_interval_ms = d;
-        } else if (!strcmp(k, "min_gain")) {
-            if (number(v, 0, 1, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: min_gain=%s is not a fraction in 0..1; using %g", VAR, v, s->min_gain);
-            } else
-                s->min_gain = d;
-        } else if (!strcmp(k, "v")) {
-            if (number(v, 1.0, 1000, &d) || d <= 1.0) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: v=%s is not a number above 1 (at most 1000); using %g", VAR, v, s->v);
-            } else
-                s->v = d;
-        } else if (!strcmp(k, "report") || !strcmp(k, "matrix") || !strcmp(k, "bindings")
-                   || !strcmp(k, "topology")) {
-            char *dst = !strcmp(k, "report") ? s->report
-                      : !strcmp(k, "matrix") ? s->matrix
-                      : !strcmp(k, "bindings") ? s->bindings : s->topology;
-            if (!*v) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: %s= is empty; using none", VAR, k);
-            } else
-                snprintf(dst, PATH_MAX, "%s", v);
-        } else {
-            bad++;
-            if (warn)
-                rt_warn("%s: unknown key \"%s\" (in \"%s=%s\"); ignored", VAR, k, k, v);
-        }
-    }
-    /* The interval starts at or above the floor; without an explicit floor
-     * the first interval is the floor (the paper: never below 500 ms). */
-    if (!min_given)
-        s->min_interval_ms = s->interval_ms < RT_MPIMAP_DEFAULT_INTERVAL_MS ? s->interval_ms
-                                                                          : RT_MPIMAP_DEFAULT_INTERVAL_MS;
-    if (s->max_interval_ms < s->min_interval_ms) {
-        bad++;
-        if (warn)
-            rt_warn("%s: max_interval=%g is below min_interval=%g; using max_interval=%g", VAR,
-                    s->max_interval_ms, s->min_interval_ms, s->min_interval_ms);
-        s->max_interval_ms = s->min_interval_ms;
-    }
-    if (s->interval_ms < s->min_interval_ms || s->interval_ms > s->max_interval_ms) {
-        double in = s->interval_ms < s->min_interval_ms ? s->min_interval_ms : s->max_interval_ms;
-        bad++;
-        if (warn)
-            rt_warn("%s: interval=%g is outside min_interval..max_interval (%g..%g); using %g", VAR,
-                    s->interval_ms, s->min_interval_ms, s->max_interval_ms, in);
-        s->interval_ms = in;
-    }
-    return bad;
-}
-
-void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g,min_gain=%g",
-             s->enabled ? "ondeloc" : "off", s->dry_run ? ",dry_run" : "",
-             s->verbose ? ",verbose" : "", s->interval_ms, s->v, s->min_interval_ms,
-             s->max_interval_ms, s->min_gain);
-}
+/* The mapper's log, on stderr: OMP_PLACEMENT_MPI's verbose asks for it
+ * (OMP_PLACEMENT_VERBOSE is the OpenMP side's). */
+#define say(...)                                                                                    \
+    do {                                                                                            \
+        if (rt_conf->mpi.verbose)                                                                   \
+            rt_verbose(0, __VA_ARGS__);                                                             \
+    } while (0)
 
 /* ---------------------------------------------------------- the rank's side */
 
@@ -226,12 +82,12 @@ int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
             atomic_fetch_add_explicit(&row->migrate_moved, moved, memory_order_relaxed);
             if (pages >= 0) {
                 atomic_store_explicit(&row->migrated_to, os_node + 1, memory_order_relaxed);
-                rt_verbose(1, "mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
-                              "host meanwhile, %ld left",
-                           (int)row->world_rank, os_node, (double)ns / 1e6, (unsigned long long)moved, pages);
+                say("mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
+                    "host meanwhile, %ld left",
+                    (int)row->world_rank, os_node, (double)ns / 1e6, (unsigned long long)moved, pages);
             } else {
-                rt_verbose(1, "mpi: rank %d could not move its memory to node %d: %s", (int)row->world_rank,
-                           os_node, strerror(err));
+                say("mpi: rank %d could not move its memory to node %d: %s", (int)row->world_rank,
+                    os_node, strerror(err));
             }
         }
     }
@@ -371,7 +227,7 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
         ssize_t w = write(m->bindings_fd, line, len);
         (void)w;
     }
-    if (m->cfg.settings->verbose && m->bindings_fd != STDERR_FILENO) {
+    if (rt_conf->mpi.verbose && m->bindings_fd != STDERR_FILENO) {
         ssize_t w = write(STDERR_FILENO, line, len);
         (void)w;
     }
@@ -476,10 +332,10 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
      * about the same share, and the heaviest pair is the interval's noise). */
     double now_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->prev) : 0;
     double new_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->node) : 0;
-    if (moved > 0 && m->have_prev && new_share - now_share < m->cfg.settings->min_gain) {
-        rt_verbose(1, "mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node "
-                      "instead of %.3f (min_gain %g)", m->cfg.host, new_share, now_share,
-                   m->cfg.settings->min_gain);
+    if (moved > 0 && m->have_prev && new_share - now_share < rt_conf->mpi.min_gain) {
+        say("mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node "
+            "instead of %.3f (min_gain %g)", m->cfg.host, new_share, now_share,
+            rt_conf->mpi.min_gain);
         memcpy(m->node, m->prev, sizeof(int) * (size_t)n);
         memcpy(m->core, m->prev_core, sizeof(int) * (size_t)n);
         moved = 0;
@@ -488,8 +344,8 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
     m->decisions++;
     m->decided_share = pl_ondeloc_local_share(&cm, m->node);
     double next = used;
-    pl_ondeloc_interval_t rule = { m->cfg.settings->v, m->cfg.settings->min_interval_ms,
-                                   m->cfg.settings->max_interval_ms };
+    pl_ondeloc_interval_t rule = { rt_conf->mpi.v, rt_conf->mpi.min_interval_ms,
+                                   rt_conf->mpi.max_interval_ms };
     /* A probe that kept the mapping (its window straddled the change, or
      * the new traffic has no better mapping) is not a full interval of a
      * stable mapping: the interval stays. */
@@ -504,18 +360,18 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
         published += m->published[i] = publish(m, i);
     if (published > 0) {
         m->changes++;
-        if (m->cfg.settings->verbose) {
+        if (rt_conf->mpi.verbose) {
             char nodes[512];
             size_t o = 0;
             for (int i = 0; i < n && o + 12 < sizeof nodes; i++)
                 o += (size_t)snprintf(nodes + o, sizeof nodes - o, "%s%d", i ? " " : "", m->node[i]);
-            rt_verbose(1, "mpi: remap %d on %s after %.0f ms: nodes %s (%d moved, %llu bytes, "
-                          "next interval %g ms)%s%s", m->changes, m->cfg.host, used, nodes, moved,
-                       (unsigned long long)vol, next, window ? " at a probe" : "",
-                       m->dry_run ? " dry run" : "");
+            say("mpi: remap %d on %s after %.0f ms: nodes %s (%d moved, %llu bytes, "
+                "next interval %g ms)%s%s", m->changes, m->cfg.host, used, nodes, moved,
+                (unsigned long long)vol, next, window ? " at a probe" : "",
+                m->dry_run ? " dry run" : "");
         }
         for (int i = 0; i < n; i++)
-            if (m->published[i] && (m->bindings_fd >= 0 || m->cfg.settings->verbose))
+            if (m->published[i] && (m->bindings_fd >= 0 || rt_conf->mpi.verbose))
                 binding_line(m, i, m->have_prev && m->prev[i] != m->node[i] ? m->prev[i] : -1);
         remap_t e = { since_ms(&m->t0), used, next, vol, moved, 0 };
         remember(m, &e);
@@ -599,7 +455,7 @@ static void *mapper_main(void *arg)
     sigset_t all;
     rt_fault_async_signals(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
-    const rt_mpimap_settings_t *set = m->cfg.settings;
+    const rt_mpi_settings_t *set = &rt_conf->mpi;
     struct timespec last = m->t0, probed = m->t0, due = m->t0;
     rt_timespec_add_ms(&due, m->interval_ms);
     pthread_mutex_lock(&m->lock);
@@ -634,10 +490,10 @@ static void *mapper_main(void *arg)
         } else if (drifted) {
             for (size_t k = 0; k < nn; k++)
                 m->probe_delta[k] += m->drift_delta[k];
-            rt_verbose(1, "mpi: the traffic left the mapping on %s: %.3f of two windows on-node (the last "
-                          "%.0f ms), %.3f when decided; deciding now, %.0f ms into a %g ms interval",
-                       m->cfg.host, pl_ondeloc_local_share(&w, m->node), window, m->decided_share, used,
-                       m->interval_ms);
+            say("mpi: the traffic left the mapping on %s: %.3f of two windows on-node (the last "
+                "%.0f ms), %.3f when decided; deciding now, %.0f ms into a %g ms interval",
+                m->cfg.host, pl_ondeloc_local_share(&w, m->node), window, m->decided_share, used,
+                m->interval_ms);
             m->early++;
             /* The interval rule as at its end: a change divides it. */
             step(m, m->probe_delta, m->interval_ms);
@@ -711,7 +567,7 @@ static void host_path(const rt_mpimap_t *m, const char *path, char *out, size_t 
 
 int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
 {
-    if (!out || !cfg || !cfg->settings || !cfg->topo || cfg->nlocal < 1 || !cfg->rows
+    if (!out || !cfg || !cfg->topo || cfg->nlocal < 1 || !cfg->rows
         || !cfg->local_world || !cfg->host) {
         errno = EINVAL;
         return -1;
@@ -724,7 +580,7 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     m->bindings_fd = -1;
     m->pt = (pl_topo_t){ cfg->topo->nnodes, cfg->topo->capacity, cfg->topo->distance,
                          cfg->topo->numa_factor };
-    m->dry_run = cfg->settings->dry_run || !cfg->topo->this_system;
+    m->dry_run = rt_conf->mpi.dry_run || !cfg->topo->this_system;
     size_t nn = (size_t)m->n * m->n;
     m->last = calloc(nn, sizeof *m->last);
     m->delta = calloc(nn, sizeof *m->delta);
@@ -750,13 +606,13 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     }
     seed_start(m, cpus, cpus + (size_t)m->n * (size_t)cfg->topo->nnodes);
     free(cpus);
-    m->interval_ms = cfg->settings->interval_ms;
-    if (cfg->settings->bindings[0]) {
-        if (!strcmp(cfg->settings->bindings, "stderr"))
+    m->interval_ms = rt_conf->mpi.interval_ms;
+    if (rt_conf->mpi.bindings[0]) {
+        if (!strcmp(rt_conf->mpi.bindings, "stderr"))
             m->bindings_fd = STDERR_FILENO;
         else {
             char p[PATH_MAX];
-            host_path(m, cfg->settings->bindings, p, sizeof p);
+            host_path(m, rt_conf->mpi.bindings, p, sizeof p);
             m->bindings_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
             if (m->bindings_fd < 0)
                 rt_warn("OMP_PLACEMENT_MPI: bindings=%s cannot be written (%s); using none", p,
@@ -803,7 +659,7 @@ static int local_of(const rt_mpimap_t *m, int w)
 static void write_matrix(const rt_mpimap_t *m)
 {
     char p[PATH_MAX];
-    host_path(m, m->cfg.settings->matrix, p, sizeof p);
+    host_path(m, rt_conf->mpi.matrix, p, sizeof p);
     FILE *f = fopen(p, "w");
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: matrix=%s cannot be written (%s); using none", p, strerror(errno));
@@ -835,15 +691,15 @@ static void write_matrix(const rt_mpimap_t *m)
 
 static void write_report(const rt_mpimap_t *m)
 {
-    char p[PATH_MAX], set[512];
-    host_path(m, m->cfg.settings->report, p, sizeof p);
+    char p[PATH_MAX], set[4 * PATH_MAX + 256]; /* the four paths and the numbers */
+    host_path(m, rt_conf->mpi.report, p, sizeof p);
     FILE *f = fopen(p, "w");
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: report=%s cannot be written (%s); using none", p, strerror(errno));
         return;
     }
     const rt_topo_t *t = m->cfg.topo;
-    rt_mpimap_settings_format(m->cfg.settings, set, sizeof set);
+    rt_settings_format_mpi(rt_conf, set, sizeof set);
     fprintf(f, "{\n  \"mpi\": {\n    \"policy\": \"ondeloc\",\n    \"settings\": ");
     rt_json_string(f, set);
     fprintf(f, ",\n    \"host\": ");
@@ -930,9 +786,9 @@ void rt_mpimap_stop(rt_mpimap_t *m)
         pthread_cond_destroy(&m->cond);
         pthread_mutex_destroy(&m->lock);
     }
-    if (m->cfg.settings->matrix[0])
+    if (rt_conf->mpi.matrix[0])
         write_matrix(m);
-    if (m->cfg.settings->report[0])
+    if (rt_conf->mpi.report[0])
         write_report(m);
     free_map(m);
 }

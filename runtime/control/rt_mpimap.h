@@ -1,56 +1,16 @@
-/* rt_mpimap.h: the MPI process mapper (OnDeLoc-MPI): OMP_PLACEMENT_MPI, the mapper thread of a host's local rank 0, and how a rank applies its node. */
+/* rt_mpimap.h: the MPI process mapper (OnDeLoc-MPI): the mapper thread of a host's local rank 0, and how a rank applies its node. */
 #ifndef OMPNUMA_RT_MPIMAP_H
 #define OMPNUMA_RT_MPIMAP_H
 
-#include <limits.h>
 #include <sched.h>
 #include <stddef.h>
 #include "rt_affinity.h"
 #include "rt_mpishm.h"
 #include "rt_topology.h"
 
-/*
- * OMP_PLACEMENT_MPI grammar:
- *   <mpi>  ::= <item> { "," <item> }
- *   <item> ::= "off" | "ondeloc" | "dry_run" | "verbose" | <key> "=" <value>
- *   <key>  ::= interval | v | min_interval | max_interval      (milliseconds, v a ratio)
- *            | min_gain                                       (a fraction in 0..1)
- *            | report | matrix | bindings | topology          (paths; bindings also "stderr")
- * Unset or empty: off. Every bad item gives one warning line naming the
- * variable, the value and what is used instead.
- */
-typedef struct rt_mpimap_settings {
-    int    enabled;           /* ondeloc */
-    int    dry_run;           /* decide and record, move nothing */
-    int    verbose;           /* decisions and bindings on stderr */
-    double interval_ms;       /* first mapping interval */
-    double v;                 /* interval slope, > 1 */
-    double min_interval_ms;
-    double max_interval_ms;
-    double min_gain;          /* share of the traffic a new mapping must bring on-node to replace the current one */
-    char   report[PATH_MAX];  /* JSON timeline ("" none); "%h" is replaced by the host name */
-    char   matrix[PATH_MAX];  /* communication matrix: ".mat" space-separated, else CSV */
-    char   bindings[PATH_MAX];/* --report-bindings-like lines: "stderr" or a file */
-    char   topology[PATH_MAX];/* hwloc synthetic description or XML file; "" = this machine */
-} rt_mpimap_settings_t;
-
-#define RT_MPIMAP_DEFAULT_INTERVAL_MS 500.0   /* the paper's lower bound */
-#define RT_MPIMAP_DEFAULT_V 2.0               /* the paper's v */
-#define RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS 8000.0
-#define RT_MPIMAP_DEFAULT_MIN_GAIN 0.1
-
-/* Defaults, then value (NULL or "" = off). warn: print the warnings (one
- * rank of the job does, so the job prints each at most once). Returns the
- * number of bad items. */
-int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int warn);
-
-/* "ondeloc,interval=500,v=2,..." */
-void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t len);
-
 /* What the mapper of one host works on. Every array stays the caller's and
  * must live until rt_mpimap_stop returns. */
 typedef struct rt_mpimap_config {
-    const rt_mpimap_settings_t *settings;
     const rt_topo_t *topo;
     int           world_size;
     int           nlocal;        /* ranks on this host */
