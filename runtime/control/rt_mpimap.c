@@ -1,7 +1,6 @@
 /* rt_mpimap.c: the MPI mapper thread (OnDeLoc-MPI): reads the ranks' rows, decides with OnDeLocMap+, publishes nodes, adapts the interval, writes the matrix and the timeline. */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "process/pl_process.h"
+#include "rt_affinity.h"
 #include "rt_core.h"
 #include "rt_fault.h"
 #include "rt_log.h"
@@ -18,6 +18,7 @@
 #include "rt_mpimap.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
+#include "rt_topology.h"
 #include "rt_util.h"
 
 /* The mapper's log, on stderr: OMP_PLACEMENT_MPI's verbose asks for it
@@ -30,7 +31,7 @@
 
 /* ---------------------------------------------------------- the rank's side */
 
-int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
+int rt_mpimap_apply(rt_mpi_row_t *row)
 {
     uint32_t e1 = atomic_load_explicit(&row->epoch, memory_order_acquire);
     if (e1 == 0 || (e1 & 1) || e1 == atomic_load_explicit(&row->applied_epoch, memory_order_relaxed))
@@ -58,7 +59,7 @@ int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
     if (!any) {
         threads = 0;
     } else {
-        threads = (allot ? allot : rt_affinity_allot)(&set, dry, &failed);
+        threads = rt_affinity_allot(&set, dry, &failed);
         if (threads < 0)
             threads = 0;
         /* The memory moves only when the rank's node changed: a new share
@@ -112,7 +113,12 @@ typedef struct remap {
 } remap_t;
 
 struct rt_mpimap {
-    rt_mpimap_config_t cfg;
+    rt_mpimap_config_t cfg;       /* local_world and host point at the copies below */
+    int           *world;         /* [n] the local ranks' world ranks */
+    char           host[256];
+    rt_topo_t      topo;          /* OMP_PLACEMENT_MPI's topology, this machine by default */
+    int            topo_loaded;
+    rt_mpi_row_t **rows;          /* [n] the local ranks' rows, mapped */
     pl_topo_t      pt;
     int            n;             /* local ranks */
     uint64_t      *last;          /* [n * n] cumulative bytes at the last decision */
@@ -172,7 +178,7 @@ static double since_ms(const struct timespec *t0)
  */
 static void share(const rt_mpimap_t *m, int i, uint64_t mask[RT_MPISHM_MASK_WORDS])
 {
-    const rt_topo_t *t = m->cfg.topo;
+    const rt_topo_t *t = &m->topo;
     int d = m->node[i], cap = t->capacity[d], cnt = 0, pos = 0;
     for (int j = 0; j < m->n; j++)
         if (m->node[j] == d) {
@@ -213,12 +219,12 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
     char cores[512], line[1024];
     uint64_t mask[RT_MPISHM_MASK_WORDS];
     share(m, i, mask);
-    core_map(m->cfg.topo, mask, cores, sizeof cores);
+    core_map(&m->topo, mask, cores, sizeof cores);
     char wasbuf[32] = "";
     if (was >= 0)
         snprintf(wasbuf, sizeof wasbuf, ", was node %d", was);
     int k = snprintf(line, sizeof line, "[%s:%d] MCW rank %d bound to NUMA node %d: %s (remap %d%s%s)\n",
-                     m->cfg.host, (int)m->cfg.rows[i]->creator_pid, m->cfg.local_world[i], m->node[i],
+                     m->cfg.host, (int)m->rows[i]->creator_pid, m->cfg.local_world[i], m->node[i],
                      cores, m->changes, wasbuf, m->dry_run ? ", dry run" : "");
     if (k < 0)
         return;
@@ -237,8 +243,8 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
  * epoch while writing), when either changed. Returns 1 when published. */
 static int publish(rt_mpimap_t *m, int i)
 {
-    rt_mpi_row_t *r = m->cfg.rows[i];
-    const rt_topo_t *t = m->cfg.topo;
+    rt_mpi_row_t *r = m->rows[i];
+    const rt_topo_t *t = &m->topo;
     int d = m->node[i];
     uint64_t mask[RT_MPISHM_MASK_WORDS];
     share(m, i, mask);
@@ -290,7 +296,7 @@ static uint64_t read_rows(rt_mpimap_t *m, uint64_t *last, uint64_t *delta)
     uint64_t vol = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            uint64_t cur = atomic_load_explicit(&m->cfg.rows[i]->cell[m->cfg.local_world[j]].bytes,
+            uint64_t cur = atomic_load_explicit(&m->rows[i]->cell[m->cfg.local_world[j]].bytes,
                                                 memory_order_relaxed);
             size_t k = (size_t)i * n + j;
             delta[k] = i == j ? 0 : cur - last[k];
@@ -396,7 +402,7 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
  */
 static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
 {
-    const rt_topo_t *t = m->cfg.topo;
+    const rt_topo_t *t = &m->topo;
     int n = m->n, nn = t->nnodes;
     for (int i = 0; i < n; i++)
         m->start[i] = -1;
@@ -406,7 +412,7 @@ static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
         cpu_set_t set;
         int *row = cpus + (size_t)i * nn, counted = 0;
         slot[i] = -1;
-        if (sched_getaffinity(m->cfg.rows[i]->creator_pid, sizeof set, &set) != 0)
+        if (sched_getaffinity(m->rows[i]->creator_pid, sizeof set, &set) != 0)
             continue; /* no CPUs counted: unknown */
         for (int d = 0; d < nn; d++)
             for (int c = 0; c < t->capacity[d]; c++) {
@@ -428,7 +434,7 @@ static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
         m->prev[i] = d;
         m->prev_core[i] = d >= 0 ? slot[i] : 0;
         if (d >= 0)
-            atomic_store_explicit(&m->cfg.rows[i]->migrated_to, t->os_index[d] + 1, memory_order_relaxed);
+            atomic_store_explicit(&m->rows[i]->migrated_to, t->os_index[d] + 1, memory_order_relaxed);
     }
     m->have_prev = 1;
 }
@@ -517,11 +523,6 @@ static void *mapper_main(void *arg)
     return NULL;
 }
 
-int rt_mpimap_decisions(const rt_mpimap_t *m)
-{
-    return m ? m->decisions : 0;
-}
-
 static void free_map(rt_mpimap_t *m)
 {
     free(m->last);
@@ -541,7 +542,48 @@ static void free_map(rt_mpimap_t *m)
     free(m->pool);
     if (m->bindings_fd > STDERR_FILENO)
         close(m->bindings_fd);
+    for (int i = 0; m->rows && i < m->n; i++)
+        rt_mpishm_unmap(m->rows[i], m->cfg.world_size);
+    free(m->rows);
+    free(m->world);
+    if (m->topo_loaded)
+        rt_topo_free(&m->topo);
     free(m);
+}
+
+/* What start needs before the thread: copies of the caller's arrays, the
+ * topology, every local rank's row. 0, or -1 with errno and why. */
+static int take_inputs(rt_mpimap_t *m, const rt_mpimap_config_t *cfg, char *why, size_t len)
+{
+    m->cfg = *cfg;
+    m->n = cfg->nlocal;
+    snprintf(m->host, sizeof m->host, "%s", cfg->host);
+    m->cfg.host = m->host;
+    m->world = malloc(sizeof(int) * (size_t)m->n);
+    m->rows = calloc((size_t)m->n, sizeof *m->rows);
+    if (!m->world || !m->rows) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    memcpy(m->world, cfg->local_world, sizeof(int) * (size_t)m->n);
+    m->cfg.local_world = m->world;
+    const char *spec = rt_conf->mpi.topology;
+    if (rt_topo_load(spec[0] ? spec : NULL, &m->topo, why, len) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    m->topo_loaded = 1;
+    for (int i = 0; i < m->n; i++) {
+        char name[128];
+        rt_mpishm_name(name, sizeof name, cfg->key, m->world[i]);
+        if (rt_mpishm_open(name, cfg->world_size, cfg->token, &m->rows[i]) != 0) {
+            int e = errno;
+            snprintf(why, len, "rank %d's row: %s", m->world[i], strerror(e));
+            errno = e;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* path with "%h" replaced by the host; with several hosts and no "%h", the
@@ -565,22 +607,28 @@ static void host_path(const rt_mpimap_t *m, const char *path, char *out, size_t 
         snprintf(out, len, "%s.%s", path, m->cfg.host);
 }
 
-int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
+int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg, char *why, size_t len)
 {
-    if (!out || !cfg || !cfg->topo || cfg->nlocal < 1 || !cfg->rows
-        || !cfg->local_world || !cfg->host) {
+    if (!out || !cfg || cfg->nlocal < 1 || cfg->world_size < cfg->nlocal || !cfg->local_world || !cfg->host) {
+        snprintf(why, len, "bad arguments");
         errno = EINVAL;
         return -1;
     }
     rt_mpimap_t *m = calloc(1, sizeof *m);
-    if (!m)
+    if (!m) {
+        snprintf(why, len, "out of memory");
         return -1;
-    m->cfg = *cfg;
-    m->n = cfg->nlocal;
+    }
     m->bindings_fd = -1;
-    m->pt = (pl_topo_t){ cfg->topo->nnodes, cfg->topo->capacity, cfg->topo->distance,
-                         cfg->topo->numa_factor };
-    m->dry_run = rt_conf->mpi.dry_run || !cfg->topo->this_system;
+    if (take_inputs(m, cfg, why, len) != 0) {
+        int e = errno;
+        free_map(m);
+        errno = e;
+        return -1;
+    }
+    const rt_topo_t *t = &m->topo;
+    m->pt = (pl_topo_t){ t->nnodes, t->capacity, t->distance, t->numa_factor };
+    m->dry_run = rt_conf->mpi.dry_run || !t->this_system;
     size_t nn = (size_t)m->n * m->n;
     m->last = calloc(nn, sizeof *m->last);
     m->delta = calloc(nn, sizeof *m->delta);
@@ -593,18 +641,19 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     m->core = calloc((size_t)m->n, sizeof(int));
     m->start = calloc((size_t)m->n, sizeof(int));
     m->published = calloc((size_t)m->n, sizeof(int));
-    int *cpus = calloc((size_t)m->n * (size_t)(cfg->topo->nnodes + 1), sizeof(int)); /* and a slot per rank */
+    int *cpus = calloc((size_t)m->n * (size_t)(t->nnodes + 1), sizeof(int)); /* and a slot per rank */
     m->why = calloc((size_t)m->n, sizeof *m->why);
-    m->work_bytes = pl_ondeloc_workspace_bytes(m->n, cfg->topo->nnodes);
+    m->work_bytes = pl_ondeloc_workspace_bytes(m->n, t->nnodes);
     m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
     if (!m->last || !m->delta || !m->probe_last || !m->probe_delta || !m->drift_delta || !m->prev || !m->prev_core
         || !m->node || !m->core || !m->start || !m->published || !cpus || !m->why || !m->work) {
         free(cpus);
         free_map(m);
+        snprintf(why, len, "out of memory");
         errno = ENOMEM;
         return -1;
     }
-    seed_start(m, cpus, cpus + (size_t)m->n * (size_t)cfg->topo->nnodes);
+    seed_start(m, cpus, cpus + (size_t)m->n * (size_t)t->nnodes);
     free(cpus);
     m->interval_ms = rt_conf->mpi.interval_ms;
     if (rt_conf->mpi.bindings[0]) {
@@ -631,17 +680,24 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
         pthread_cond_destroy(&m->cond);
         pthread_mutex_destroy(&m->lock);
         free_map(m);
+        snprintf(why, len, "mapper thread: %s", strerror(rc));
         errno = rc;
         return -1;
     }
     m->started = 1;
     *out = m;
+    if (cfg->world_rank == 0) {
+        char set[4 * PATH_MAX + 256]; /* the four paths and the numbers */
+        rt_settings_format_mpi(rt_conf, set, sizeof set);
+        say("mpi: %s on %d host(s), %d rank(s); topology %s (%d nodes)%s", set, cfg->nhosts, cfg->world_size,
+            t->origin, t->nnodes, m->dry_run ? ", dry run" : "");
+    }
     return 0;
 }
 
 static uint64_t cell(const rt_mpimap_t *m, int i, int w, int msgs)
 {
-    const rt_mpi_cell_t *c = &m->cfg.rows[i]->cell[w];
+    const rt_mpi_cell_t *c = &m->rows[i]->cell[w];
     return msgs ? atomic_load(&c->msgs) : atomic_load(&c->bytes);
 }
 
@@ -698,7 +754,7 @@ static void write_report(const rt_mpimap_t *m)
         rt_warn("OMP_PLACEMENT_MPI: report=%s cannot be written (%s); using none", p, strerror(errno));
         return;
     }
-    const rt_topo_t *t = m->cfg.topo;
+    const rt_topo_t *t = &m->topo;
     rt_settings_format_mpi(rt_conf, set, sizeof set);
     fprintf(f, "{\n  \"mpi\": {\n    \"policy\": \"ondeloc\",\n    \"settings\": ");
     rt_json_string(f, set);
@@ -729,7 +785,7 @@ static void write_report(const rt_mpimap_t *m)
     }
     fprintf(f, "%s],\n    \"ranks\": [", m->ntl ? "\n    " : "");
     for (int i = 0; i < m->n; i++) {
-        rt_mpi_row_t *r = m->cfg.rows[i];
+        rt_mpi_row_t *r = m->rows[i];
         uint64_t bytes = 0, msgs = 0;
         for (int w = 0; w < m->cfg.world_size; w++) {
             bytes += cell(m, i, w, 0);

@@ -138,6 +138,13 @@ void rt_mpishm_unmap(rt_mpi_row_t *row, int world_size)
         munmap(row, rt_mpishm_row_bytes(world_size));
 }
 
+int rt_mpishm_unlink(long key, int world_rank)
+{
+    char name[128];
+    rt_mpishm_name(name, sizeof name, key, world_rank);
+    return shm_unlink(name);
+}
+
 int rt_mpishm_sweep(void)
 {
     /* Linux keeps POSIX shared memory in /dev/shm, one file per object. */

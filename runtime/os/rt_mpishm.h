@@ -82,6 +82,10 @@ int rt_mpishm_open(const char *name, int world_size, uint64_t token, rt_mpi_row_
 
 void rt_mpishm_unmap(rt_mpi_row_t *row, int world_size);
 
+/* Remove the name of world rank world_rank's row of host key (processes
+ * that map it keep their mapping). 0, or -1 with errno (ENOENT: none). */
+int rt_mpishm_unlink(long key, int world_rank);
+
 /* Unlink every "/ompnuma-mpi.<uid>.<key>.*" of this user whose key (the
  * pid of a host's local rank 0) is a dead process. Returns how many. */
 int rt_mpishm_sweep(void);
