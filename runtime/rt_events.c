@@ -103,8 +103,17 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
     int bubble = rt_conf->mode == RT_MODE_BUBBLE;
     if (bubble)
         __atomic_store_n(&r->pin_cpu[index], bubble_cpu(r, d, index, master_slot, &thr->slot[d]), __ATOMIC_RELAXED);
-    if (r->pins_applied)
-        repin(thr, r, __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED), bubble ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
+    if (r->pins_applied) {
+        int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
+        /* A rolled-back move: back through the CPU it ran on before it (once). */
+        if (cpu < 0 && __atomic_load_n(&r->back_cpu[index], __ATOMIC_RELAXED) >= 0) {
+            rt_affinity_return(&thr->place, __atomic_exchange_n(&r->back_cpu[index], -1, __ATOMIC_RELAXED),
+                               RT_MOVER_LOOP);
+            __atomic_store_n(&thr->last_cpu, -1, __ATOMIC_RELAXED);
+        } else {
+            repin(thr, r, cpu, bubble ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
+        }
+    }
     if (r->measuring) {
         if (!r->confirming) /* where the threads were while the TNT was sampled */
             r->seen_cpu[index] = sched_getcpu();

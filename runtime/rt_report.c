@@ -125,8 +125,12 @@ static void json_region(FILE *f, const rt_region_t *r)
     if (r->map_node[0] >= 0) {
         fprintf(f, "{\"policy\":");
         rt_json_string(f, pl_policy_name((pl_policy_t)r->decision_policy));
-        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f}",
-                r->decision_us, r->predicted_before, r->predicted_after, r->noise);
+        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f,"
+                "\"evidence\":{\"references\":%llu,\"least\":%llu,\"moved\":%d,\"gain\":%.6g,\"worst\":%.6g,"
+                "\"enough\":%s,\"extensions\":%d}}",
+                r->decision_us, r->predicted_before, r->predicted_after, r->noise,
+                (unsigned long long)r->evidence.refs, (unsigned long long)r->evidence.least, r->evidence.moved,
+                r->evidence.gain, r->evidence.worst, r->evidence.enough ? "true" : "false", r->extensions);
     } else {
         fputs("null", f);
     }
@@ -282,6 +286,11 @@ void rt_report_text(FILE *f)
         rt_loop_why(r, why, sizeof why);
         if (why[0])
             fprintf(f, "ompnuma: %3s why: %s\n", "", why);
+        if (r->map_node[0] >= 0 && r->evidence.refs)
+            fprintf(f, "ompnuma: %3s evidence: %llu references (fewest for a thread %llu), %d threads moved, "
+                    "predicted %.0f %% faster, %.0f %% at worst\n", "", (unsigned long long)r->evidence.refs,
+                    (unsigned long long)r->evidence.least, r->evidence.moved, 100 * r->evidence.gain,
+                    100 * r->evidence.worst);
     }
     for (int i = 0; names && i < nregions; i++)
         free(names[i]);

@@ -102,6 +102,7 @@ static void region_free(rt_region_t *r)
     free(r->map_node);
     free(r->pin_cpu);
     free(r->prev_pin_cpu);
+    free(r->back_cpu);
     free(r->seen_cpu);
     free(r->decided_cpu);
     free(r->perm);
@@ -128,18 +129,19 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->map_node = malloc(n * sizeof *r->map_node);
     r->pin_cpu = malloc(n * sizeof *r->pin_cpu);
     r->prev_pin_cpu = malloc(n * sizeof *r->prev_pin_cpu);
+    r->back_cpu = malloc(n * sizeof *r->back_cpu);
     r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
     r->decided_cpu = malloc(n * sizeof *r->decided_cpu);
     r->perm = malloc(n * sizeof *r->perm);
     r->prev_perm = malloc(n * sizeof *r->prev_perm);
     if (!r->slot || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->tnt_after || !r->map_node || !r->pin_cpu ||
-        !r->prev_pin_cpu || !r->seen_cpu || !r->decided_cpu || !r->perm || !r->prev_perm) {
+        !r->prev_pin_cpu || !r->back_cpu || !r->seen_cpu || !r->decided_cpu || !r->perm || !r->prev_perm) {
         region_free(r);
         return NULL;
     }
     memset(r->slot, 0, n * sizeof *r->slot);
     for (size_t i = 0; i < n; i++) {
-        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
+        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->back_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
         r->perm[i] = r->prev_perm[i] = (int)i;
     }
     if (construct && (!(r->tid = calloc(n, sizeof *r->tid)) ||
@@ -159,8 +161,11 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
      * decides nothing, but a region's first executions are still sampled:
      * the monitor's latency factor reads their TNT (rt_loop.c). */
     int loop = rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR;
-    r->outcome = loop ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
-    r->measuring = rt_conf->mode != RT_MODE_OFF;
+    /* One NUMA node: there is nothing to place, so nothing is sampled
+     * either, and a program pays no source (rt_loop_why says so). */
+    int nodes = rt_mach->ok && rt_mach->topo.nnodes > 1;
+    r->outcome = loop && nodes ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
+    r->measuring = rt_conf->mode != RT_MODE_OFF && nodes;
     if (rt_conf->mode == RT_MODE_BUBBLE)
         r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
     return r;

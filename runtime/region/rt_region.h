@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "pl.h"
+
 struct rt_thread;
 
 /* A construct's timing windows are this many times `sample` executions (rt_loop.c). */
@@ -102,6 +104,11 @@ typedef struct rt_region {
     uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
     int         *map_node;      /* [team_size] decided node, -1 undecided */
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
+    int         *back_cpu;      /* [team_size] after a rollback: the CPU thread i ran on before
+                                   the move, which it goes back through at its next begin
+                                   (rt_affinity_return); -1 none. Thread i clears its own */
+    int          extensions;    /* sampling phases added because the table was too thin */
+    pl_evidence_t evidence;     /* what the last decision's move rested on (pl_evidence) */
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
     int         *prev_perm;     /* [team_size] the permutation before the decision */
     int          hint_moves;    /* threads moved by omp_numa_update_hints */

@@ -146,6 +146,11 @@ def render(r, out, show_tnt):
                               ",".join(str(c) for c in g["cpus"])))
         if g.get("why"):
             out.write("{:>3} {:>6} why: {}\n".format("", "", g["why"]))
+        ev = (g.get("decision") or {}).get("evidence")  # older reports have none
+        if ev and ev["references"]:
+            out.write("{:>3} {:>6} evidence: {} references (fewest for a thread {}), {} threads moved, "
+                      "predicted {:.0f} % faster, {:.0f} % at worst\n".format(
+                          "", "", ev["references"], ev["least"], ev["moved"], 100 * ev["gain"], 100 * ev["worst"]))
     if r.get("regions_not_measured"):
         n = r["regions_not_measured"]
         out.write("{} more region{} not measured: the table holds 4096\n".format(n, "" if n == 1 else "s"))
