@@ -1,4 +1,4 @@
-/* emu_plugin.c: QEMU TCG plugin that gives the NUMA VM remote-memory latency, node bandwidth limits and ground-truth counts. */
+/* emu_plugin.c: QEMU TCG plugin that gives the NUMA VM remote-memory latency, node bandwidth limits, paced time and ground-truth counts. */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -15,6 +15,7 @@
 
 #include "emu_cache.h"
 #include "emu_counts.h"
+#include "emu_pace.h"
 #include "rt_emu_mark.h"
 
 /* Options (comma-separated key=value; lists use '/' and ':' because QEMU
@@ -27,6 +28,9 @@
  *                            the harness computes them for the QEMU it runs)
  *   cost=NS:NS/NS:NS         extra nanoseconds per miss, row = the vCPU's node,
  *                            column = the memory's node (0 on the diagonal)
+ *   pace_ps=P                paced time (below): picoseconds per instruction
+ *   lat=NS:NS/NS:NS          paced: nanoseconds of model time per miss, the same
+ *                            rows and columns, the diagonal included
  *   bw=MBS/MBS/...           each node's bandwidth in MB/s of missed lines (0 = unlimited)
  *   bw_window_us=U           burst a node serves without waiting (default 20)
  *   cache_kib=K, ways=W      the per-vCPU cache model (default 1024 KiB, 16 ways)
@@ -46,11 +50,22 @@
  * With -accel tcg,thread=multi each vCPU's callbacks run on its own host
  * thread, so per-vCPU state needs no lock.
  *
- * Charges are paid by busy-waiting on the host's monotonic clock, which the
- * guest's clock follows: a sleeping vCPU thread would let the other vCPUs run
- * on in the meantime and, on a loaded host, lose nothing. The wait overshoots
- * by a clock read; that overshoot is carried as credit against later charges,
- * so the average charge stays what was asked (see CREDIT_CAP_NS). */
+ * Unpaced (no pace_ps), cost= charges are paid by busy-waiting on the host's
+ * monotonic clock, which the guest's clock follows: a sleeping vCPU thread
+ * would let the other vCPUs run on in the meantime and, on a loaded host, lose
+ * nothing. The wait overshoots by a clock read; that overshoot is carried as
+ * credit against later charges, so the average charge stays what was asked
+ * (see CREDIT_CAP_NS). On top of the charges, emulation itself takes whatever
+ * the host gives it.
+ *
+ * Paced (pace_ps=P), the guest's time is a model instead: each vCPU's clock
+ * advances P per instruction (every translation block, kernel code included)
+ * and lat= per miss of the cache model (plus its wait in its node's bandwidth
+ * queue, kept in model time), and the vCPU waits for the host's clock to
+ * reach its own (emu_pace.h). Cache hits cost nothing beyond their
+ * instruction. Pacing runs only between the control requests "pace on" and
+ * "pace off" (the host brackets each command with them), so boot and the
+ * guest's plumbing run at full speed. */
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -75,6 +90,7 @@ struct vcpu {
     int node;
     int64_t debt_ns; /* owed (> 0) or credit from overshoot (< 0) */
     uint32_t tag_pending;
+    struct emu_pace_vcpu pace;
 } __attribute__((aligned(64)));
 
 static struct {
@@ -83,6 +99,8 @@ static struct {
     struct range ranges[MAX_RANGES];
     int nranges;
     uint64_t cost_ns[MAX_NODES][MAX_NODES];
+    uint64_t lat_ns[MAX_NODES][MAX_NODES]; /* paced: model time per miss */
+    struct emu_pace pace;
     uint64_t bw_mbs[MAX_NODES];
     uint64_t service_ps[MAX_NODES]; /* time one line occupies a node's bandwidth */
     uint64_t next_free_ps[MAX_NODES] __attribute__((aligned(64)));
@@ -98,13 +116,6 @@ static struct {
     struct emu_counts k;
 } E;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int node_of(uint64_t pa)
 {
     for (int i = 0; i < E.nranges; i++)
@@ -115,11 +126,32 @@ static int node_of(uint64_t pa)
 
 static void pay(struct vcpu *v)
 {
-    uint64_t t0 = now_ns(), target = t0 + (uint64_t)v->debt_ns, t;
-    while ((t = now_ns()) < target)
+    uint64_t t0 = emu_now_ns(), target = t0 + (uint64_t)v->debt_ns, t;
+    while ((t = emu_now_ns()) < target)
         __builtin_ia32_pause();
     int64_t over = (int64_t)(t - target);
     v->debt_ns = over > CREDIT_CAP_NS ? -CREDIT_CAP_NS : -over;
+}
+
+/* The wait of a line missed at time vnow (ns, the vCPU's own time) in its
+ * node's bandwidth queue: the node serves one line per service time, and a
+ * vCPU finding more than a window's worth queued before its line waits for
+ * the excess (the window absorbs bursts, and in paced time the skew between
+ * the vCPUs' clocks). */
+static uint64_t queue_wait(int node, int64_t vnow)
+{
+    uint64_t now_ps = (uint64_t)(vnow > 0 ? vnow : 0) * 1000;
+    uint64_t nx = __atomic_load_n(&E.next_free_ps[node], __ATOMIC_RELAXED), s;
+    do {
+        s = nx > now_ps ? nx : now_ps;
+    } while (!__atomic_compare_exchange_n(&E.next_free_ps[node], &nx, s + E.service_ps[node], true,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    if (s <= now_ps + E.window_ps)
+        return 0;
+    uint64_t wait = (s - now_ps - E.window_ps) / 1000;
+    emu_counts_add(&E.k.bw_stalls[node], 1);
+    emu_counts_add(&E.k.bw_wait_ns[node], wait);
+    return wait;
 }
 
 static void charge(unsigned idx, struct vcpu *v, int node)
@@ -127,30 +159,29 @@ static void charge(unsigned idx, struct vcpu *v, int node)
     uint64_t ns = E.cost_ns[v->node][node];
     v->debt_ns += (int64_t)ns;
     if (E.service_ps[node]) {
-        /* The node serves one line per service time; a vCPU finding more
-         * than a window's worth queued before its line waits for the excess.
-         * The vCPU's own time is now plus what it still owes (or minus its
+        /* The vCPU's own time is now plus what it still owes (or minus its
          * credit): charges not yet paid must not be counted again as queueing. */
-        int64_t vnow = (int64_t)now_ns() + v->debt_ns;
-        uint64_t now_ps = (uint64_t)(vnow > 0 ? vnow : 0) * 1000;
-        uint64_t nx = __atomic_load_n(&E.next_free_ps[node], __ATOMIC_RELAXED), s;
-        do {
-            s = nx > now_ps ? nx : now_ps;
-        } while (!__atomic_compare_exchange_n(&E.next_free_ps[node], &nx, s + E.service_ps[node], true,
-                                              __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-        if (s > now_ps + E.window_ps) {
-            uint64_t wait = (s - now_ps - E.window_ps) / 1000;
-            ns += wait;
-            v->debt_ns += (int64_t)wait;
-            emu_counts_add(&E.k.bw_stalls[node], 1);
-            emu_counts_add(&E.k.bw_wait_ns[node], wait);
-        }
+        uint64_t wait = queue_wait(node, (int64_t)emu_now_ns() + v->debt_ns);
+        ns += wait;
+        v->debt_ns += (int64_t)wait;
     }
     if (!ns)
         return;
     emu_counts_add(&E.k.delay_ns[idx], ns);
     if (v->debt_ns >= E.spin_ns)
         pay(v);
+}
+
+/* Paced: the miss's latency and queueing go on the vCPU's model clock, paid at its next check-in. */
+static void charge_paced(unsigned idx, struct vcpu *v, int node)
+{
+    if (!__atomic_load_n(&E.pace.on, __ATOMIC_RELAXED))
+        return;
+    uint64_t ns = E.lat_ns[v->node][node];
+    if (E.service_ps[node])
+        ns += queue_wait(node, v->pace.model_ns + (int64_t)(v->pace.pend_ps / 1000));
+    v->pace.pend_ps += ns * 1000;
+    emu_counts_add(&E.k.delay_ns[idx], ns);
 }
 
 static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
@@ -172,8 +203,30 @@ static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr,
         return;
     }
     emu_counts_miss(&E.k, (int)idx, node);
-    if (E.any_cost)
+    if (E.pace.insn_ps)
+        charge_paced(idx, v, node);
+    else if (E.any_cost)
         charge(idx, v, node);
+}
+
+static void on_tb_exec(unsigned int idx, void *ud)
+{
+    if (idx < (unsigned)E.vcpus)
+        emu_pace_insns(&E.pace, &E.vcpu[idx].pace, (int)idx, (uint64_t)(uintptr_t)ud);
+}
+
+static void on_halt(unsigned int idx, void *ud)
+{
+    (void)ud;
+    if (idx < (unsigned)E.vcpus)
+        emu_pace_halt(&E.pace, &E.vcpu[idx].pace, (int)idx);
+}
+
+static void on_resume(qemu_plugin_id_t id, unsigned int idx)
+{
+    (void)id;
+    if (idx < (unsigned)E.vcpus)
+        emu_pace_resume(&E.pace, &E.vcpu[idx].pace, (int)idx);
 }
 
 static void on_mark(unsigned int idx, void *ud)
@@ -203,14 +256,28 @@ static void on_mark(unsigned int idx, void *ud)
     }
 }
 
+/* Paced, every block counts its instructions and the kernel's idle `hlt`
+ * syncs first (the guest's idle loop halts with hlt: its CPUs advertise no
+ * mwait preference); memory is instrumented in user code (and kernel code
+ * with kernel=1) only. */
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
-    if (qemu_plugin_tb_vaddr(tb) >= USER_TOP && !E.kernel)
+    bool mem = qemu_plugin_tb_vaddr(tb) < USER_TOP || E.kernel;
+    bool paced = E.pace.insn_ps != 0;
+    if (!mem && !paced)
         return;
     size_t n = qemu_plugin_tb_n_insns(tb);
+    if (paced)
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)n);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        if (paced && qemu_plugin_insn_size(insn) == 1 && *(const uint8_t *)qemu_plugin_insn_data(insn) == 0xf4) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_halt, QEMU_PLUGIN_CB_NO_REGS, NULL);
+            continue;
+        }
+        if (!mem)
+            continue;
         if (qemu_plugin_insn_size(insn) == 7) {
             const uint8_t *d = qemu_plugin_insn_data(insn);
             uint32_t disp;
@@ -243,6 +310,11 @@ static void serve_one(int fd)
             emu_counts_reset(&E.k);
         } else if (strcmp(line, "snapshot") == 0) {
             emu_counts_snapshot(&E.k);
+        } else if (strcmp(line, "pace on") == 0 || strcmp(line, "pace off") == 0) {
+            if (E.pace.insn_ps)
+                emu_pace_set(&E.pace, line[6] == 'n');
+            else
+                reply = "error not paced (no pace_ps= option)";
         } else if (strncmp(line, "dump ", 5) == 0) {
             if (emu_counts_write_file(&E.k, E.config, line + 5) != 0) {
                 snprintf(err, sizeof err, "error cannot write %.180s: %s", line + 5, strerror(errno));
@@ -341,7 +413,41 @@ static int number_list(const char *val, uint64_t *out, int max)
     }
 }
 
-static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES], int *cost_n, int *bw_n)
+/* A square matrix: values separated by ':', rows by '/'; its size in *n. 0, or -1 (reported). */
+static int parse_matrix(const char *key, const char *val, uint64_t rows[MAX_NODES][MAX_NODES], int *n)
+{
+    const char *p = val;
+    int row = 0;
+    for (;;) {
+        int col = 0;
+        for (;;) {
+            if (row == MAX_NODES || col == MAX_NODES || number(&p, ":/", &rows[row][col]))
+                return bad(key, val, "expected rows of nanoseconds, values separated by ':', rows by '/'");
+            col++;
+            if (*p != ':')
+                break;
+            p++;
+        }
+        if (row > 0 && col != *n)
+            return bad(key, val, "rows of different lengths");
+        *n = col;
+        row++;
+        if (!*p)
+            break;
+        p++;
+    }
+    if (row != *n)
+        return bad(key, val, "the matrix is not square");
+    return 0;
+}
+
+/* Matrices given as options, checked against the machine's nodes once all options are read. */
+struct matrices {
+    uint64_t cost[MAX_NODES][MAX_NODES], lat[MAX_NODES][MAX_NODES];
+    int cost_n, lat_n, bw_n;
+};
+
+static int parse_option(const char *opt, struct matrices *m)
 {
     const char *eq = strchr(opt, '=');
     if (!eq)
@@ -380,36 +486,19 @@ static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES
             p++;
         }
     } else if (strcmp(key, "cost") == 0) {
-        int row = 0;
-        for (;;) {
-            int col = 0;
-            for (;;) {
-                if (row == MAX_NODES || col == MAX_NODES || number(&p, ":/", &cost_rows[row][col]))
-                    return bad(key, val, "expected rows of nanoseconds, values separated by ':', rows by '/'");
-                col++;
-                if (*p != ':')
-                    break;
-                p++;
-            }
-            if (row > 0 && col != *cost_n)
-                return bad(key, val, "rows of different lengths");
-            *cost_n = col;
-            row++;
-            if (!*p)
-                break;
-            p++;
-        }
-        if (row != *cost_n)
-            return bad(key, val, "the matrix is not square");
+        return parse_matrix(key, val, m->cost, &m->cost_n);
+    } else if (strcmp(key, "lat") == 0) {
+        return parse_matrix(key, val, m->lat, &m->lat_n);
     } else if (strcmp(key, "bw") == 0) {
         int n = number_list(val, list, MAX_NODES);
         if (n <= 0)
             return bad(key, val, "expected MB/s per node separated by '/'");
         for (int i = 0; i < n; i++)
             E.bw_mbs[i] = list[i];
-        *bw_n = n;
+        m->bw_n = n;
     } else if (strcmp(key, "bw_window_us") == 0 || strcmp(key, "cache_kib") == 0 || strcmp(key, "ways") == 0 ||
-               strcmp(key, "line") == 0 || strcmp(key, "spin_us") == 0 || strcmp(key, "kernel") == 0) {
+               strcmp(key, "line") == 0 || strcmp(key, "spin_us") == 0 || strcmp(key, "kernel") == 0 ||
+               strcmp(key, "pace_ps") == 0) {
         if (number(&p, "", &v) != 0)
             return bad(key, val, "expected an unsigned integer");
         if (key[0] == 'b')
@@ -420,6 +509,8 @@ static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES
             E.ways = (uint32_t)v;
         else if (key[0] == 's')
             E.spin_ns = (int64_t)v * 1000;
+        else if (key[0] == 'p')
+            E.pace.insn_ps = v;
         else if (key[0] == 'k') {
             if (v > 1)
                 return bad(key, val, "expected 0 or 1");
@@ -468,6 +559,16 @@ static void config_json(void)
         ADD("%s%" PRIu64, i ? ", " : "", E.bw_mbs[i]);
     ADD("], \"bandwidth_window_ns\": %" PRIu64 ", \"spin_ns\": %" PRId64 ", \"kernel_counted\": %s", E.window_ps / 1000,
         E.spin_ns, E.kernel ? "true" : "false");
+    if (E.pace.insn_ps) {
+        ADD(", \"pace_ps_per_insn\": %" PRIu64 ", \"latency_ns\": [", E.pace.insn_ps);
+        for (int i = 0; i < E.nodes; i++) {
+            ADD("%s[", i ? ", " : "");
+            for (int j = 0; j < E.nodes; j++)
+                ADD("%s%" PRIu64, j ? ", " : "", E.lat_ns[i][j]);
+            ADD("]");
+        }
+        ADD("]");
+    }
 #undef ADD
 }
 
@@ -482,10 +583,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     E.line_shift = 6;
     E.spin_ns = 20000;
     E.window_ps = UINT64_C(20) * 1000000;
-    static uint64_t cost_rows[MAX_NODES][MAX_NODES];
-    int cost_n = 0, bw_n = 0;
+    static struct matrices m;
     for (int i = 0; i < argc; i++)
-        if (parse_option(argv[i], cost_rows, &cost_n, &bw_n) != 0)
+        if (parse_option(argv[i], &m) != 0)
             return -1;
     if (E.vcpus == 0 || E.nranges == 0) {
         fprintf(stderr, "numaemu: vcpu_node= and ram= are required\n");
@@ -502,19 +602,28 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     for (int i = 0; i < E.nranges; i++)
         if (E.ranges[i].node + 1 > E.nodes)
             E.nodes = E.ranges[i].node + 1;
-    if (cost_n && cost_n != E.nodes) {
-        fprintf(stderr, "numaemu: cost= is %dx%d, the machine has %d nodes\n", cost_n, cost_n, E.nodes);
+    if (m.cost_n && m.cost_n != E.nodes) {
+        fprintf(stderr, "numaemu: cost= is %dx%d, the machine has %d nodes\n", m.cost_n, m.cost_n, E.nodes);
         return -1;
     }
-    if (bw_n && bw_n != E.nodes) {
-        fprintf(stderr, "numaemu: bw= gives %d nodes, the machine has %d\n", bw_n, E.nodes);
+    if (m.lat_n && m.lat_n != E.nodes) {
+        fprintf(stderr, "numaemu: lat= is %dx%d, the machine has %d nodes\n", m.lat_n, m.lat_n, E.nodes);
         return -1;
     }
-    for (int i = 0; i < cost_n; i++)
-        for (int j = 0; j < cost_n; j++) {
-            E.cost_ns[i][j] = i == j ? 0 : cost_rows[i][j];
+    if (m.lat_n && !E.pace.insn_ps) {
+        fprintf(stderr, "numaemu: lat= is paced time's: it needs pace_ps=\n");
+        return -1;
+    }
+    if (m.bw_n && m.bw_n != E.nodes) {
+        fprintf(stderr, "numaemu: bw= gives %d nodes, the machine has %d\n", m.bw_n, E.nodes);
+        return -1;
+    }
+    for (int i = 0; i < m.cost_n; i++)
+        for (int j = 0; j < m.cost_n; j++) {
+            E.cost_ns[i][j] = i == j ? 0 : m.cost[i][j];
             E.any_cost |= E.cost_ns[i][j] != 0;
         }
+    memcpy(E.lat_ns, m.lat, sizeof E.lat_ns);
     for (int i = 0; i < E.nodes; i++) {
         if (E.bw_mbs[i]) {
             /* bytes per line / (MB/s) = microseconds per line; kept in picoseconds. */
@@ -530,14 +639,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                     E.cache_bytes, E.ways, 1u << E.line_shift);
             return -1;
         }
-    if (emu_counts_init(&E.k, E.vcpus, E.nodes) != 0) {
+    if (emu_counts_init(&E.k, E.vcpus, E.nodes, E.pace.insn_ps != 0) != 0) {
         fprintf(stderr, "numaemu: out of memory\n");
         return -1;
     }
+    emu_pace_init(&E.pace, E.pace.insn_ps, &E.k);
     config_json();
     if (E.ctl && start_ctl(E.ctl) != 0)
         return -1;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
+    if (E.pace.insn_ps)
+        qemu_plugin_register_vcpu_resume_cb(id, on_resume);
     qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
     return 0;
 }
