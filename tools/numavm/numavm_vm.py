@@ -322,6 +322,15 @@ class Machine:
         if err:
             raise VMFailure(err, self.console_tail())
 
+    def emu_pace_on(self):
+        """Paced time starts with the command (boot and the guest's plumbing run at full speed)."""
+        if self.emu and self.emu.paced:
+            self.emu_control("pace on")
+
+    def emu_pace_off(self):
+        if self.emu and self.emu.paced:
+            self.emu_control("pace off")
+
     def console_tail(self, lines=20):
         text = b""
         try:
