@@ -26,10 +26,10 @@ int emu_counts_init(struct emu_counts *k, int vcpus, int nodes, int paced)
     k->bw_wait_ns = zalloc(nodes);
     k->paced = paced;
     k->pace = zalloc((size_t)EMU_PACE_FIELDS * vcpus);
-    k->lag_per_s = zalloc(paced ? (size_t)EMU_LAG_SECONDS * vcpus : 0);
+    k->lag_bins = zalloc(paced ? (size_t)EMU_LAG_BINS * vcpus : 0);
     pthread_mutex_init(&k->lock, NULL);
     if (!k->misses || !k->accesses || !k->unmapped || !k->delay_ns || !k->bw_stalls || !k->bw_wait_ns || !k->pace ||
-        !k->lag_per_s) {
+        !k->lag_bins) {
         errno = ENOMEM;
         return -1;
     }
@@ -94,10 +94,10 @@ static uint64_t paced_at(struct emu_counts *k, uint64_t now)
 void emu_counts_lag(struct emu_counts *k, int vcpu, uint64_t ns, uint64_t now)
 {
     emu_counts_pace(k, vcpu, EMU_PACE_LAG_NS, ns);
-    uint64_t s = paced_at(k, now) / 1000000000u;
-    if (s >= EMU_LAG_SECONDS)
-        s = EMU_LAG_SECONDS - 1;
-    __atomic_fetch_add(&k->lag_per_s[(size_t)vcpu * EMU_LAG_SECONDS + s], ns, __ATOMIC_RELAXED);
+    uint64_t bin = paced_at(k, now) / EMU_LAG_BIN_NS;
+    if (bin >= EMU_LAG_BINS)
+        bin = EMU_LAG_BINS - 1;
+    __atomic_fetch_add(&k->lag_bins[(size_t)vcpu * EMU_LAG_BINS + bin], ns, __ATOMIC_RELAXED);
 }
 
 void emu_counts_pacing(struct emu_counts *k, int on, uint64_t now_ns)
@@ -131,7 +131,7 @@ void emu_counts_reset(struct emu_counts *k)
     size_t pn = (size_t)EMU_PACE_FIELDS * k->vcpus;
     zero(k->pace, pn);
     if (k->paced)
-        zero(k->lag_per_s, (size_t)EMU_LAG_SECONDS * k->vcpus);
+        zero(k->lag_bins, (size_t)EMU_LAG_BINS * k->vcpus);
     uint64_t now = emu_now_ns();
     __atomic_store_n(&k->paced_ns, 0, __ATOMIC_RELAXED);
     if (k->pace_since)
@@ -246,9 +246,10 @@ static void sb_counts(struct sb *b, struct emu_counts *k, uint64_t now)
     if (k->paced) {
         sb_pace(b, k->pace, k->vcpus);
         uint64_t paced = paced_at(k, now);
-        int secs = (int)(paced / 1000000000u) + 1;
-        sb_printf(b, ", \"paced_ns\": %llu, \"lag_ns_per_s\": ", (unsigned long long)paced);
-        sb_matrix_stride(b, k->lag_per_s, k->vcpus, secs < EMU_LAG_SECONDS ? secs : EMU_LAG_SECONDS, EMU_LAG_SECONDS);
+        uint64_t bins = paced / EMU_LAG_BIN_NS + 1;
+        sb_printf(b, ", \"paced_ns\": %llu, \"lag_bin_ns\": %u, \"lag_ns_per_bin\": ", (unsigned long long)paced,
+                  EMU_LAG_BIN_NS);
+        sb_matrix_stride(b, k->lag_bins, k->vcpus, bins < EMU_LAG_BINS ? (int)bins : EMU_LAG_BINS, EMU_LAG_BINS);
     }
     sb_printf(b, ", \"tags_dropped\": %llu, \"tags\": [", (unsigned long long)k->tags_dropped);
     int first = 1;

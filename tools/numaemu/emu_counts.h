@@ -9,8 +9,9 @@
 
 #define EMU_MAX_TAGS 256
 #define EMU_TAG_IDS 4096
-/* Paced lag is also kept per second of paced time (the last second takes the rest). */
-#define EMU_LAG_SECONDS 3600
+/* Paced lag is also kept per tenth of a second of paced time, for 30 minutes (the last tenth takes the rest). */
+#define EMU_LAG_BIN_NS 100000000u
+#define EMU_LAG_BINS 18000
 
 /* Counters are updated with relaxed atomic adds and reset with atomic
  * stores: a vCPU thread, the control thread and a vCPU executing a reset
@@ -41,7 +42,7 @@ struct emu_counts {
     uint64_t *pace;       /* EMU_PACE_FIELDS x vcpus: instructions, model time, lag forgiven, time waited */
     uint64_t paced_ns;    /* host time pacing was on (since reset), plus pace_since while it is */
     uint64_t pace_since;  /* when pacing was turned on, 0 while it is off */
-    uint64_t *lag_per_s;  /* vcpus x EMU_LAG_SECONDS: lag forgiven in each second of paced time */
+    uint64_t *lag_bins;   /* vcpus x EMU_LAG_BINS: lag forgiven in each tenth of a second of paced time */
     struct emu_tag tags[EMU_MAX_TAGS];
     int ntags;
     int16_t slot_of[EMU_TAG_IDS]; /* tag id -> slot + 1, 0 when unseen */
@@ -98,7 +99,7 @@ static inline void emu_counts_pace(struct emu_counts *k, int vcpu, int f, uint64
         __atomic_fetch_add(&k->tags[cur].pace[at], n, __ATOMIC_RELAXED);
 }
 
-/* Lag of ns forgiven to vcpu at host time now: counted like emu_counts_pace's, and in its second of paced time. */
+/* Lag of ns forgiven to vcpu at host time now: counted like emu_counts_pace's, and in its tenth of a second of paced time. */
 void emu_counts_lag(struct emu_counts *k, int vcpu, uint64_t ns, uint64_t now);
 
 /* Pacing turned on or off at host time now_ns: paced_ns counts the time it is on. */

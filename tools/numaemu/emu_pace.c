@@ -1,7 +1,8 @@
-/* emu_pace.c: the check-ins of paced emulated time: waits, forgiven lag, halt and resume (emu_pace.h). */
+/* emu_pace.c: the check-ins of paced emulated time: waits, lag, halt and resume (emu_pace.h). */
 #include "emu_pace.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -13,30 +14,72 @@
  * so they are mostly sleeps, and a host thread that wakes late is caught up
  * within the next quanta. */
 #define AHEAD_NS 200000
-/* How far behind a vCPU may fall and still catch up: a host that runs other
- * jobs preempts a vCPU's thread for tens of ms now and then (measured here:
- * wake-ups 16-256 ms late a few times in 20 s at load 7 on 2 cores), and the
- * start of a program costs the host far more than the model (translating new
- * code). The excess is forgiven and counted as lag. A vCPU catching up runs at
- * the host's speed (tens of times the model's on memory-bound code); another
- * that waits for it meanwhile waits longer than the model says, as it would
- * had the lateness been forgiven, so catching up never makes a time more
- * wrong than forgiving. */
-#define LAG_NS 250000000
+/* A vCPU behind the host's clock runs at the host's speed until it has
+ * caught up (tens of times the model's on memory-bound code). A host that runs
+ * other jobs delays a vCPU's thread for tens of ms now and then (measured
+ * here: wake-ups 16-256 ms late a few times in 20 s at load 7 on 2 cores), and
+ * the start of a program costs the host far more than the model (translating
+ * new code). Lateness a vCPU catches up alone changes no time; the guest sees
+ * it where the vCPU's work is waited for or its clock jumps. So a vCPU's lag
+ * counts, beyond LATE_NS (jitter):
+ *   - the lateness of the latest other vCPU when its own spin-wait in user
+ *     code ends (a quantum of user code with a pause, then one without: a
+ *     barrier or lock it waited at was released, by that vCPU as late as it
+ *     was; quanta of kernel code only, interrupts, change nothing) or when,
+ *     resumed from halt, it runs user code again (woken, maybe by that
+ *     vCPU: a futex; timer ticks that find nothing to run do not count), as
+ *     far as it has not counted it already: a team that waited for a late
+ *     vCPU at one barrier runs on from there at the pace of that vCPU, so its
+ *     next barriers add only what the lateness grew since (what was counted
+ *     shrinks as the others catch up);
+ *   - its own lateness when it halts (its work ended that late);
+ *   - lateness beyond FORGIVE_NS, forgiven: its clock jumps, so that it does
+ *     not then run free for long, and the time it measures stretches. */
+#define LATE_NS 1000000
+#define FORGIVE_NS 250000000
 /* The last part of a wait is spun on the clock: a sleep may wake late. */
 #define SPIN_NS 20000
 
-void emu_pace_init(struct emu_pace *p, uint64_t insn_ps, struct emu_counts *k)
+int emu_pace_init(struct emu_pace *p, uint64_t insn_ps, int vcpus, struct emu_counts *k)
 {
     p->insn_ps = insn_ps;
     p->quantum_ps = (uint64_t)QUANTUM_NS * 1000;
     p->epoch = 1;
     p->on = 0;
+    p->vcpus = vcpus;
+    p->late = calloc((size_t)vcpus, sizeof *p->late);
     p->k = k;
+    return p->late ? 0 : -1;
+}
+
+/* How late the latest other vCPU is; what vcpu counted of it shrinks to that. */
+static int64_t others_late(struct emu_pace *p, struct emu_pace_vcpu *v, int vcpu)
+{
+    int64_t m = 0;
+    for (int u = 0; u < p->vcpus; u++) {
+        int64_t l = __atomic_load_n(&p->late[u], __ATOMIC_RELAXED);
+        if (u != vcpu && l > m)
+            m = l;
+    }
+    if (v->absorbed > m)
+        v->absorbed = m;
+    return m;
+}
+
+/* vcpu's wait ended: count as its lag what the others' lateness m adds to what it counted, beyond LATE_NS. */
+static void waited(struct emu_pace *p, struct emu_pace_vcpu *v, int vcpu, int64_t m, uint64_t now)
+{
+    int64_t from = v->absorbed > LATE_NS ? v->absorbed : LATE_NS;
+    if (m > from)
+        emu_counts_lag(p->k, vcpu, (uint64_t)(m - from), now);
+    if (m > v->absorbed)
+        v->absorbed = m;
 }
 
 void emu_pace_set(struct emu_pace *p, int on)
 {
+    for (int u = 0; u < p->vcpus; u++)
+        __atomic_store_n(&p->late[u], 0, __ATOMIC_RELAXED);
     if (on)
         __atomic_fetch_add(&p->epoch, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&p->on, on, __ATOMIC_RELAXED);
@@ -89,21 +132,38 @@ void emu_pace_check(struct emu_pace *p, struct emu_pace_vcpu *v, int vcpu, int h
         v->model_ns = (int64_t)now;
         v->pend_ps = 0;
         v->insns = 0;
+        v->user = v->spun = v->spinning = v->woke = 0;
+        v->absorbed = 0;
         return;
     }
     fold(p, v, vcpu);
-    int64_t ahead = v->model_ns - (int64_t)now;
+    int64_t others = others_late(p, v, vcpu);
+    if (v->user) {
+        if ((v->spinning && !v->spun) || v->woke)
+            waited(p, v, vcpu, others, now);
+        v->spinning = v->spun;
+        v->woke = 0;
+    }
+    v->user = v->spun = 0;
+    int64_t ahead = v->model_ns - (int64_t)now, late = 0;
     if (ahead > (halt ? 0 : AHEAD_NS)) {
         uint64_t t = wait_until(v, now, (uint64_t)v->model_ns);
         emu_counts_pace(p->k, vcpu, EMU_PACE_WAIT_NS, t - now);
-        return;
+    } else if (ahead < 0) {
+        late = -ahead;
+        if (halt) {
+            if (late > LATE_NS)
+                emu_counts_lag(p->k, vcpu, (uint64_t)(late - LATE_NS), now);
+        } else if (late > FORGIVE_NS) {
+            emu_counts_lag(p->k, vcpu, (uint64_t)(late - FORGIVE_NS), now);
+            v->model_ns = (int64_t)now - FORGIVE_NS;
+            late = FORGIVE_NS;
+        }
     }
-    /* A halting vCPU's lateness can no longer be caught up: all of it is lag. */
-    int64_t excess = -ahead - (halt ? 0 : LAG_NS);
-    if (excess > 0) {
-        v->model_ns += excess;
-        emu_counts_lag(p->k, vcpu, (uint64_t)excess, now);
-    }
+    /* A halting vCPU restarts from the host's clock when it resumes. */
+    __atomic_store_n(&p->late[vcpu], halt ? 0 : late, __ATOMIC_RELAXED);
+    if (halt)
+        v->spinning = v->woke = 0;
 }
 
 void emu_pace_resume(struct emu_pace *p, struct emu_pace_vcpu *v, int vcpu)
@@ -112,4 +172,5 @@ void emu_pace_resume(struct emu_pace *p, struct emu_pace_vcpu *v, int vcpu)
         return; /* the next check-in starts the clock */
     fold(p, v, vcpu);
     v->model_ns = (int64_t)emu_now_ns();
+    v->woke = 1;
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,10 +210,14 @@ static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr,
         charge(idx, v, node);
 }
 
+/* ud: user code << 62 | the block's cost in instructions << 16 | its instructions (at most 512). */
+#define TB_USER ((uintptr_t)1 << 62)
+
 static void on_tb_exec(unsigned int idx, void *ud)
 {
+    uintptr_t u = (uintptr_t)ud;
     if (idx < (unsigned)E.vcpus)
-        emu_pace_insns(&E.pace, &E.vcpu[idx].pace, (int)idx, (uint64_t)(uintptr_t)ud);
+        emu_pace_insns(&E.pace, &E.vcpu[idx].pace, (int)idx, u & 0xffff, (u & ~TB_USER) >> 16, (u & TB_USER) != 0);
 }
 
 static void on_halt(unsigned int idx, void *ud)
@@ -256,28 +261,39 @@ static void on_mark(unsigned int idx, void *ud)
     }
 }
 
-/* Paced, every block counts its instructions and the kernel's idle `hlt`
+/* Paced, every block counts its instructions, each `pause` as PAUSE_INSNS of
+ * them: QEMU leaves its execution loop at every pause (taking its lock on the
+ * way back), which costs the host microseconds, and spin-waits (libomp's, the
+ * kernel's locks) run little else; a server's pause takes ~40 ns (100 cycles
+ * at 2.5 GHz, Skylake's 140, earlier cores' 10). The kernel's idle `hlt`
  * syncs first (the guest's idle loop halts with hlt: its CPUs advertise no
- * mwait preference); memory is instrumented in user code (and kernel code
+ * mwait preference). Memory is instrumented in user code (and kernel code
  * with kernel=1) only. */
+#define PAUSE_INSNS 100
+
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
-    bool mem = qemu_plugin_tb_vaddr(tb) < USER_TOP || E.kernel;
-    bool paced = E.pace.insn_ps != 0;
-    if (!mem && !paced)
-        return;
+    bool user = qemu_plugin_tb_vaddr(tb) < USER_TOP, mem = user || E.kernel;
     size_t n = qemu_plugin_tb_n_insns(tb);
-    if (paced)
-        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)n);
+    if (E.pace.insn_ps) {
+        uintptr_t cost = n;
+        for (size_t i = 0; i < n; i++) {
+            struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+            const uint8_t *d = qemu_plugin_insn_data(insn);
+            size_t size = qemu_plugin_insn_size(insn);
+            if (size == 2 && d[0] == 0xf3 && d[1] == 0x90)
+                cost += PAUSE_INSNS - 1;
+            else if (size == 1 && d[0] == 0xf4)
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_halt, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        }
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+                                             (void *)((user ? TB_USER : 0) | cost << 16 | n));
+    }
+    if (!mem)
+        return;
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        if (paced && qemu_plugin_insn_size(insn) == 1 && *(const uint8_t *)qemu_plugin_insn_data(insn) == 0xf4) {
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_halt, QEMU_PLUGIN_CB_NO_REGS, NULL);
-            continue;
-        }
-        if (!mem)
-            continue;
         if (qemu_plugin_insn_size(insn) == 7) {
             const uint8_t *d = qemu_plugin_insn_data(insn);
             uint32_t disp;
@@ -530,46 +546,57 @@ static int parse_option(const char *opt, struct matrices *m)
     return 0;
 }
 
+/* The settings' part of the counts file, built once into E.config (cut short if it does not fit). */
+struct text {
+    char *s;
+    size_t room;
+};
+
+static void add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s, t->room, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= t->room) {
+        t->room = 0;
+        return;
+    }
+    t->s += n;
+    t->room -= (size_t)n;
+}
+
+/* A nodes x nodes matrix as JSON rows. */
+static void add_matrix(struct text *t, uint64_t m[MAX_NODES][MAX_NODES])
+{
+    add(t, "[");
+    for (int i = 0; i < E.nodes; i++) {
+        add(t, "%s[", i ? ", " : "");
+        for (int j = 0; j < E.nodes; j++)
+            add(t, "%s%" PRIu64, j ? ", " : "", m[i][j]);
+        add(t, "]");
+    }
+    add(t, "]");
+}
+
 static void config_json(void)
 {
-    char *s = E.config;
-    size_t room = sizeof E.config;
-    int n;
-#define ADD(...) \
-    do { \
-        n = snprintf(s, room, __VA_ARGS__); \
-        if (n < 0 || (size_t)n >= room) \
-            return; \
-        s += n; \
-        room -= (size_t)n; \
-    } while (0)
-    ADD("\"format\": \"ompnuma-emu-counts/1\", \"vcpus\": %d, \"nodes\": %d, \"vcpu_node\": [", E.vcpus, E.nodes);
+    struct text t = {E.config, sizeof E.config};
+    add(&t, "\"format\": \"ompnuma-emu-counts/1\", \"vcpus\": %d, \"nodes\": %d, \"vcpu_node\": [", E.vcpus, E.nodes);
     for (int i = 0; i < E.vcpus; i++)
-        ADD("%s%d", i ? ", " : "", E.vcpu[i].node);
-    ADD("], \"line_bytes\": %u, \"cache_bytes\": %" PRIu64 ", \"cache_ways\": %u, \"remote_ns\": [", 1u << E.line_shift,
-        E.cache_bytes, E.ways);
-    for (int i = 0; i < E.nodes; i++) {
-        ADD("%s[", i ? ", " : "");
-        for (int j = 0; j < E.nodes; j++)
-            ADD("%s%" PRIu64, j ? ", " : "", E.cost_ns[i][j]);
-        ADD("]");
-    }
-    ADD("], \"bandwidth_mbs\": [");
+        add(&t, "%s%d", i ? ", " : "", E.vcpu[i].node);
+    add(&t, "], \"line_bytes\": %u, \"cache_bytes\": %" PRIu64 ", \"cache_ways\": %u, \"remote_ns\": ",
+        1u << E.line_shift, E.cache_bytes, E.ways);
+    add_matrix(&t, E.cost_ns);
+    add(&t, ", \"bandwidth_mbs\": [");
     for (int i = 0; i < E.nodes; i++)
-        ADD("%s%" PRIu64, i ? ", " : "", E.bw_mbs[i]);
-    ADD("], \"bandwidth_window_ns\": %" PRIu64 ", \"spin_ns\": %" PRId64 ", \"kernel_counted\": %s", E.window_ps / 1000,
-        E.spin_ns, E.kernel ? "true" : "false");
+        add(&t, "%s%" PRIu64, i ? ", " : "", E.bw_mbs[i]);
+    add(&t, "], \"bandwidth_window_ns\": %" PRIu64 ", \"spin_ns\": %" PRId64 ", \"kernel_counted\": %s",
+        E.window_ps / 1000, E.spin_ns, E.kernel ? "true" : "false");
     if (E.pace.insn_ps) {
-        ADD(", \"pace_ps_per_insn\": %" PRIu64 ", \"latency_ns\": [", E.pace.insn_ps);
-        for (int i = 0; i < E.nodes; i++) {
-            ADD("%s[", i ? ", " : "");
-            for (int j = 0; j < E.nodes; j++)
-                ADD("%s%" PRIu64, j ? ", " : "", E.lat_ns[i][j]);
-            ADD("]");
-        }
-        ADD("]");
+        add(&t, ", \"pace_ps_per_insn\": %" PRIu64 ", \"latency_ns\": ", E.pace.insn_ps);
+        add_matrix(&t, E.lat_ns);
     }
-#undef ADD
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
@@ -643,7 +670,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         fprintf(stderr, "numaemu: out of memory\n");
         return -1;
     }
-    emu_pace_init(&E.pace, E.pace.insn_ps, &E.k);
+    if (emu_pace_init(&E.pace, E.pace.insn_ps, E.vcpus, &E.k) != 0) {
+        fprintf(stderr, "numaemu: out of memory\n");
+        return -1;
+    }
     config_json();
     if (E.ctl && start_ctl(E.ctl) != 0)
         return -1;
