@@ -230,9 +230,8 @@ def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=Fals
             machine.emu_control("reset")
             machine.send("GO")
         status = machine.run_job(1, nonce, limit, numavm_vm.Sink(1), numavm_vm.Sink(2), send=False,
-                                 on_start=machine.emu_pace_on)
+                                 on_start=machine.emu_pace_on, on_exit=machine.emu_pace_off)
         if emu:
-            machine.emu_pace_off()
             if emu.counts:
                 machine.emu_control("dump " + emu.counts)
             machine.send("GO")

@@ -373,9 +373,10 @@ def lag_lines(counts, limit=LAG_LIMIT_PCT):
         if pct is not None and pct > limit:
             v = max(range(len(rec["lag_ns"])), key=lambda i: rec["lag_ns"][i])
             start = ""
-            if rec is counts and counts.get("lag_ns_per_s"):
+            if rec is counts and counts.get("lag_ns_per_bin"):
+                first = int(1e9 // counts["lag_bin_ns"])
                 start = ", {:.1f} ms of it in the first second (start-up: new code costs the host more)".format(
-                    counts["lag_ns_per_s"][v][0] / 1e6)
+                    sum(counts["lag_ns_per_bin"][v][:first]) / 1e6)
             out.append("paced time lagged in {}: vCPU {} fell {:.1f} ms behind its model ({:.1f} % of {:.2f} s{}); "
                        "times measured there are the host's, not the model's (a larger --pace gives more "
                        "headroom)".format(what, v, rec["lag_ns"][v] / 1e6, pct, span / 1e9, start))
@@ -390,14 +391,14 @@ def lag_pct(rec, span_ns):
 
 
 def tail_lag_pct(counts, seconds):
-    """The largest vCPU lag over the last `seconds` of a paced command (whole seconds of lag_ns_per_s, one
-    more for the second the window starts in), in percent of that window: the lag of a phase that ends the
-    command, such as a benchmark's timed part before its report, without the start-up's (translating new
-    code costs the host far more than the model charges). None without pacing."""
-    per_s = counts.get("lag_ns_per_s")
-    if not per_s or seconds is None:
+    """The largest vCPU lag over the last `seconds` of a paced command (the lag_bin_ns bins it overlaps), in
+    percent of those bins: the lag of a phase that ends the command, such as a benchmark's timed part just
+    before its report, without the start-up's (translating new code costs the host far more than the model
+    charges) nor its first touch's. None without pacing."""
+    bins = counts.get("lag_ns_per_bin")
+    if not bins or seconds is None:
         return None
-    end = counts["paced_ns"] / 1e9
-    first = max(0, int(end - seconds) - 1)
-    window = end - first
-    return 100.0 * max(sum(row[first:]) for row in per_s) / (window * 1e9) if window > 0 else None
+    end, width = counts["paced_ns"], counts["lag_bin_ns"]
+    first = max(0, int((end - seconds * 1e9) // width))
+    window = end - first * width
+    return 100.0 * max(sum(row[first:]) for row in bins) / window if window > 0 else None

@@ -330,8 +330,7 @@ def _run_one(machine, conn, req):
             machine.emu_pace_off()
             machine.emu_control("reset")
         status = machine.run_job(req["id"], req["nonce"], req["limit"], FrameSink(conn, b"O"),
-                                 FrameSink(conn, b"E"), on_start=started, watch=conn)
-        machine.emu_pace_off()
+                                 FrameSink(conn, b"E"), on_start=started, watch=conn, on_exit=machine.emu_pace_off)
         if machine.emu and req.get("counts"):
             machine.emu_control("dump " + req["counts"])
         result({"status": status})
