@@ -17,11 +17,13 @@ import bench_suites  # noqa: E402
 import bench_vm  # noqa: E402
 
 runner = [sys.executable, os.path.join(src, "tools", "numavm", "numavm.py")]
-# 12.5 s paced, 2 vCPUs; 400 ms of lag on vCPU 1: in its first second, or in its last two.
-for name, per_s in (("start-up", [[0] * 13, [400e6] + [0] * 12]),
-                    ("timed", [[0] * 13, [0] * 11 + [200e6, 200e6]])):
+# 12.5 s paced in 126 bins of 0.1 s, 2 vCPUs; 400 ms of lag on vCPU 1: at start-up (its first tenth of a
+# second, and 2.45-2.55 s, before the phase), or in the timed phase's last second.
+for name, bins in (("start-up", [[0] * 126, [300e6] + [0] * 23 + [100e6] + [0] * 101]),
+                   ("timed", [[0] * 126, [0] * 115 + [40e6] * 10 + [0]])):
     counts = {"format": "ompnuma-emu-counts/1", "vcpus": 2, "nodes": 2, "vcpu_node": [0, 1],
-              "misses": [[90, 10], [0, 100]], "lag_ns": [0, 400e6], "paced_ns": 12.5e9, "lag_ns_per_s": per_s}
+              "misses": [[90, 10], [0, 100]], "lag_ns": [0, 400e6], "paced_ns": 12.55e9, "lag_bin_ns": 1e8,
+              "lag_ns_per_bin": bins}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(counts, f)
     share, lag, lagged = bench_vm.read_counts(runner, f.name, 10.0)
