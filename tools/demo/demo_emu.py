@@ -105,13 +105,13 @@ def main(argv):
     ratio = statistics.median(ratios)
     med = {rt: statistics.median(v for _, v in last[rt]) if last[rt] else None for rt in RUNTIMES}
     print("== ompnuma/stock iteration time after the move (last third): {:.2f} (per round: {}); "
-          "remote share stock {:.0f} % -> ompnuma {:.0f} %; {}".format(
+          "remote share stock {:.0f} % -> ompnuma {:.0f} %; emulation: {}".format(
               ratio, ", ".join("{:.2f}".format(x) for x in ratios),
               statistics.median(shares["stock"]) if shares["stock"] else float("nan"),
               statistics.median(shares["ompnuma"]) if shares["ompnuma"] else float("nan"), cost))
     if nlagged:
-        print("== {} of {} runs lagged behind the paced model by more than {:g} % of their time (this host was "
-              "busier than the headroom of the pace: the lagged stretches ran at the host's speed)".format(
+        print("== {} of {} runs lagged behind the paced model by more than {:g} % of their time (this host delayed "
+              "the VM's threads: lagged stretches ran at the host's speed)".format(
                   nlagged, 3 * len(rounds), LAG_LIMIT_PCT))
     share = None
     if med["oracle"] is not None and med["stock"] - med["oracle"] > 0:
