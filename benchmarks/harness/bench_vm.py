@@ -12,8 +12,9 @@ EMU_NOTE = ("emulated NUMA (numaemu QEMU plugin): a remote cache miss costs {} n
             "guest runs them all, alternating); remote_share_pct is the plugin's ground truth")
 PACED_NOTE = ("paced emulated NUMA (numaemu QEMU plugin, --pace {}): the guest's clock follows a model of {} ns "
               "per instruction plus the memory latencies of a 2-socket server slowed down as much{}, so times "
-              "do not depend on the host's load; a run whose vCPUs fell behind the model by more than 1 % of "
-              "it is marked lagged and left out of the medians; remote_share_pct is the plugin's ground truth")
+              "do not depend on the host's load; a run whose vCPUs lagged behind the model by more than 1 % of "
+              "its measured phase is marked lagged and left out of the medians; remote_share_pct is the plugin's "
+              "ground truth")
 
 
 def find_runner(here, prefix, srcroot):

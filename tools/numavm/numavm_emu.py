@@ -40,9 +40,11 @@ DEFAULT_CACHE_WAYS = 16
 DEFAULT_WINDOW_US = 20
 CTL_TIMEOUT = 60.0
 
-# Paced time (--pace). The default cost per instruction is the smallest that
-# kept every vCPU's forgiven lag under 1 % of a run beside two host CPU burners
-# on this project's 2-core machine kind (tools/numavm/README.md, "Paced time").
+# Paced time (--pace). The default cost per instruction is the smallest of 25, 50
+# and 100 ns at which the host's emulation of npb-cg S (the most demanding
+# benchmark measured) took under about half of the model's time beside two host
+# CPU burners on this project's 2-core machine kind (benchmarks/README.md,
+# "Paced emulated time").
 DEFAULT_PACE_NS = 100
 SERVER_INSN_NS = 0.4        # the modelled server: one instruction per cycle at 2.5 GHz
 PACED_LOCAL_NS = 90         # its local DRAM latency
