@@ -85,8 +85,8 @@ def parse_args(argv, defaults=None):
                    help="with --vm: paced emulated NUMA (`ompnuma vm --pace`): the guest's clock follows a model, NS "
                         "ns per instruction (default: ompnuma vm's) plus a 2-socket server's memory latencies slowed "
                         "down as much, so times do not depend on the host's load; --emu-remote-ns and "
-                        "--emu-bandwidth then describe that server; runs whose vCPUs fell behind the model by more "
-                        "than 1 %% are marked lagged and left out of the medians")
+                        "--emu-bandwidth then describe that server; runs whose vCPUs lagged behind the model by more "
+                        "than 1 %% of their measured phase are marked lagged and left out of the medians")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it counts as failed")
     p.add_argument("--no-plot", action="store_true", help="do not write PNG plots")
     if defaults:
@@ -215,12 +215,9 @@ def main(argv=None, defaults=None):
         out.write("note: one NUMA node: placement has nothing to gain here; ratios show the cost of ompnuma\n")
     emu = a.vm and (a.emu_remote_ns is not None or a.emu_bandwidth or a.pace is not None)
     note = bench_vm.emu_note(a.emu_remote_ns, a.emu_bandwidth, a.pace) if emu else bench_vm.NOTE
-    pool = None
-    if emu:
-        pool = bench_vm.start_pool(runner)
+    pool = bench_vm.start_pool(runner) if emu else None
+    if a.vm:
         out.write("note: runs inside the NUMA VM %s; %s\n" % (a.vm, note))
-    elif a.vm:
-        out.write("note: runs inside the NUMA VM %s; %s\n" % (a.vm, bench_vm.NOTE))
     out.write("configurations (alternated in this order, %d measured round%s%s): %s\n" % (
         a.repeats, "" if a.repeats == 1 else "s", ", %d warm-up" % a.warmup if a.warmup else "", ", ".join(names)))
 

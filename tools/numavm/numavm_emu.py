@@ -54,8 +54,9 @@ PACED_BANDWIDTH_MBS = 20000  # per node
 # misses wait: more than two vCPUs' clocks can differ (emu_pace.c's ahead and lag
 # tolerance), so only demand beyond the bandwidth sustained that long waits.
 PACED_WINDOW_US = 300000
-# A paced run (or tagged interval) whose vCPUs were forgiven more lag than this
-# share of it did not run at the model's speed: its times are the host's.
+# A paced run (or tagged interval) whose vCPUs lagged more than this share of it
+# behind the model (emu_pace.c: lateness the guest can have seen) did not run at
+# the model's speed: its times are partly the host's.
 LAG_LIMIT_PCT = 1.0
 
 
@@ -362,8 +363,8 @@ def remote_delay_ns(counts, misses=None):
 
 
 def lag_lines(counts, limit=LAG_LIMIT_PCT):
-    """Warnings for a paced run whose vCPUs were forgiven more lag than limit percent of the command, or of a
-    tagged interval: there the host could not keep up with the model, and times are the host's. [] when
+    """Warnings for a paced run whose vCPUs lagged more than limit percent of the command, or of a tagged
+    interval, behind the model: there the host did not keep up, and times are partly the host's. [] when
     unpaced or on time."""
     if "lag_ns" not in counts:
         return []
@@ -379,9 +380,9 @@ def lag_lines(counts, limit=LAG_LIMIT_PCT):
                 first = int(1e9 // counts["lag_bin_ns"])
                 start = ", {:.1f} ms of it in the first second (start-up: new code costs the host more)".format(
                     sum(counts["lag_ns_per_bin"][v][:first]) / 1e6)
-            out.append("paced time lagged in {}: vCPU {} fell {:.1f} ms behind its model ({:.1f} % of {:.2f} s{}); "
-                       "times measured there are the host's, not the model's (a larger --pace gives more "
-                       "headroom)".format(what, v, rec["lag_ns"][v] / 1e6, pct, span / 1e9, start))
+            out.append("paced time lagged in {}: vCPU {} lagged {:.1f} ms behind the model ({:.1f} % of {:.2f} s{}); "
+                       "times measured there are partly the host's (it was busy, or the pace too small for it: "
+                       "see wait_ns)".format(what, v, rec["lag_ns"][v] / 1e6, pct, span / 1e9, start))
     return out
 
 
