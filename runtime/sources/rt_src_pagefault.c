@@ -7,10 +7,10 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_fault.h"
+#include "rt_sys.h"
 #include "rt_log.h"
 #include "rt_mem.h"
 #include "rt_procfs.h"
@@ -250,7 +250,7 @@ static void start(void)
 
 static int thread_index(void)
 {
-    pid_t me = (pid_t)syscall(SYS_gettid);
+    pid_t me = rt_gettid();
     int n = __atomic_load_n(&tab->team_size, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++)
         if (__atomic_load_n(&tab->tid[i], __ATOMIC_RELAXED) == me)
@@ -290,7 +290,7 @@ static int resolve(void *addr, int code, void *ctx)
     uint8_t old = (uint8_t)given;
     retry_page = 0;
     unsigned cpu = 0;
-    syscall(SYS_getcpu, &cpu, NULL, NULL);
+    rt_getcpu(&cpu, NULL);
     int here = cpu < 4096 ? tab->node_of_cpu[cpu] : -1;
     int node = -1;
     if (emulate) {
@@ -304,7 +304,7 @@ static int resolve(void *addr, int code, void *ctx)
     } else {
         void *pages[1] = {(void *)p};
         int status[1] = {-1};
-        if (syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0) == 0 && status[0] >= 0 &&
+        if (rt_move_pages(1UL, pages, NULL, status, 0) == 0 && status[0] >= 0 &&
             status[0] < MAX_NODES)
             node = tab->node_of_kernel[status[0]];
         else if (status[0] == -ENOENT || status[0] == -EFAULT)
@@ -587,7 +587,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
      * never be sampled. Then the outer execution gives the sampler up (it
      * counts as not armed) and the nested region takes it. */
     if (armed) {
-        if (armed_by != (pid_t)syscall(SYS_gettid) || ++nested_declined <= HANDOVER_AFTER) {
+        if (armed_by != rt_gettid() || ++nested_declined <= HANDOVER_AFTER) {
             pthread_mutex_unlock(&lock);
             return;
         }
@@ -607,7 +607,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
     armed_code = r->codeptr;
     armed_parent = r->parent_id;
     armed_team = team;
-    armed_by = (pid_t)syscall(SYS_gettid);
+    armed_by = rt_gettid();
     scan_maps(0);
     size_t total = tracked_pages(0);
     size_t budget = (size_t)r->team_size * PAGES_PER_THREAD;
@@ -639,7 +639,7 @@ static void thread_begin(const rt_sample_t *r, int index, const void *team)
 {
     if (tab && __atomic_load_n(&armed, __ATOMIC_ACQUIRE) && index < MAX_TEAM && team == armed_team &&
         r->codeptr == armed_code && r->parent_id == armed_parent)
-        __atomic_store_n(&tab->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+        __atomic_store_n(&tab->tid[index], rt_gettid(), __ATOMIC_RELEASE);
 }
 
 /* Every protection goes before the construct's end: the thread that armed
@@ -650,7 +650,7 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&lock);
-    if (!armed || armed_by != (pid_t)syscall(SYS_gettid) || armed_code != r->codeptr ||
+    if (!armed || armed_by != rt_gettid() || armed_code != r->codeptr ||
         armed_parent != r->parent_id) {
         pthread_mutex_unlock(&lock);
         return 0;
