@@ -258,10 +258,18 @@ static int thread_index(void)
     return -1;
 }
 
-/* The page the calling thread last retried, and how often: a fault that
- * repeats on it is the program's own (resolver state, signal-safe TLS). */
+/* The page the calling thread last retried (resolver state, signal-safe
+ * TLS): how many of its faults met the page being given back by another
+ * thread (waits), and how many since met its state clear. */
 static __thread __attribute__((tls_model("initial-exec"))) uintptr_t retry_page;
-static __thread __attribute__((tls_model("initial-exec"))) int retries;
+static __thread __attribute__((tls_model("initial-exec"))) unsigned retry_epoch;
+static __thread __attribute__((tls_model("initial-exec"))) int waits;
+static __thread __attribute__((tls_model("initial-exec"))) int clears;
+/* Bumped at every arming and disarming: faults on one page across them are
+ * new races with the sampler (a thread outside the team that reads the
+ * memory over and over can meet a disarm on one page twice, executions
+ * apart), not the program's own protection. */
+static unsigned epoch;
 
 static int resolve(void *addr, int code, void *ctx)
 {
@@ -279,13 +287,25 @@ static int resolve(void *addr, int code, void *ctx)
          * a moment later): retry the access once. A page that faults again
          * is the program's own (it protected the page itself). */
         int restoring = __atomic_load_n(state, __ATOMIC_ACQUIRE) & PAGE_RESTORING;
-        retries = retry_page == p ? retries + 1 : 1;
+        unsigned now = __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+        if (retry_page != p || retry_epoch != now)
+            waits = clears = 0;
         retry_page = p;
-        if (retries > (restoring ? MAX_RETRIES : 1))
-            return RT_FAULT_NOT_MINE;
-        if (retries > YIELD_AFTER)
-            sched_yield();
-        return RT_FAULT_RESOLVED;
+        retry_epoch = now;
+        if (restoring) {
+            /* The faults met while it was restoring do not count against
+             * the one retry a clear state gets: the access that faulted
+             * last may have raced the restorer's mprotect (a thread that
+             * waited 7 times was once declined at its 8th fault, the
+             * state cleared between that fault and its look). */
+            clears = 0;
+            if (++waits > MAX_RETRIES)
+                return RT_FAULT_NOT_MINE;
+            if (waits > YIELD_AFTER)
+                sched_yield();
+            return RT_FAULT_RESOLVED;
+        }
+        return ++clears > 1 ? RT_FAULT_NOT_MINE : RT_FAULT_RESOLVED;
     }
     uint8_t old = (uint8_t)given;
     retry_page = 0;
@@ -561,6 +581,7 @@ static int someone_blocks_segv(void)
 static void disarm_locked(void)
 {
     armed = 0;
+    __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
         /* A thread outside the team that touches a page meanwhile finds
@@ -603,6 +624,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         return;
     }
     armed = 1;
+    __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     nested_declined = 0;
     armed_code = r->codeptr;
     armed_parent = r->parent_id;
