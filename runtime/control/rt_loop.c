@@ -556,7 +556,7 @@ static const char *region_name(const rt_region_t *r, char *buf, size_t len)
 {
     if (rt_log_verbosity < 1 || len < 8)
         return "";
-    char sym[160], src[256];
+    char sym[640], src[256];
     rt_symbolize(r->codeptr, sym, sizeof sym);
     if (rt_symbol_source(r->codeptr, src, sizeof src) == 0)
         snprintf(buf, len, " (%s, %s)", sym, src);
@@ -567,7 +567,7 @@ static const char *region_name(const rt_region_t *r, char *buf, size_t len)
 
 static void end_sampling(rt_region_t *r)
 {
-    char name[448];
+    char name[960];
     r->allot_gen = rt_affinity_allotment(NULL);
     if (tnt_empty(r)) {
         rt_verbose(1, "region %d%s: no references from the counter source; placement unchanged", r->id,
