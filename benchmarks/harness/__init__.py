@@ -1,0 +1,1 @@
+"""ompnuma.harness: the benchmark harness (`ompnuma bench`, benchmarks/run; README.md here)."""

@@ -1,0 +1,1 @@
+"""ompnuma.report: renders and validates an exit report (`ompnuma report`)."""
