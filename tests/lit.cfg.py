@@ -7,8 +7,11 @@
 #   %dropin <cmd>                          run with ompnuma's lib/ first on LD_LIBRARY_PATH
 #   %ompnuma                               the command line tool
 #   %bindir %libdir %builddir %srcroot %inputs  paths
+import importlib.machinery
+import importlib.util
 import os
 import shlex
+import sys
 import lit.formats
 import lit.util
 
@@ -36,6 +39,17 @@ for var in ("HOME", "TMPDIR", "PATH"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment["OMP_NUM_THREADS"] = "2"
+
+# The Python package (pyproject.toml) as this build ships it: build/share/ompnuma/python, links to the
+# tree's folders. It comes first on the tests' PYTHONPATH and is the one lit's extensions import, so that
+# the tests run this tree's Python whatever copy of the package the interpreter has installed.
+pydir = os.path.join(build, "share", "ompnuma", "python")
+config.environment["PYTHONPATH"] = pydir
+_spec = importlib.machinery.PathFinder.find_spec("ompnuma", [pydir])
+if _spec is None:
+    lit_config.fatal("{} holds no Python package ompnuma: build first (tools/bootstrap build)".format(pydir))
+sys.modules["ompnuma"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sys.modules["ompnuma"])
 
 common = "-O1 -g -I{}".format(incdir)
 sanitize = " -fsanitize=address,undefined -fno-omit-frame-pointer" if config.ompnuma_sanitize else ""
@@ -95,7 +109,6 @@ if os.environ.get("OMPNUMA_TEST_KERNEL_TIMING") == "1":
 
 # Extensions: each tests/<layer>/lit_ext.py may add features and substitutions
 # (for example the NUMA virtual machine tier). They run in sorted order.
-import importlib.util
 for name in sorted(os.listdir(config.test_source_root)):
     ext = os.path.join(config.test_source_root, name, "lit_ext.py")
     if os.path.isfile(ext):

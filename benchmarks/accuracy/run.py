@@ -18,14 +18,9 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(SRC, "benchmarks", "harness"))
-sys.path.insert(0, os.path.join(SRC, "tools", "report"))
-import bench  # noqa: E402
-import bench_configs  # noqa: E402
-import bench_vm  # noqa: E402
-import report  # noqa: E402
+from ompnuma.harness import bench, bench_configs, bench_vm
+from ompnuma.numavm import numavm_layout
+from ompnuma.report import report
 
 PATTERNS = ("local", "shifted", "shared", "hot", "random")
 SOURCES = ("pagefault", "perf", "numa_balancing", "hints")
@@ -261,13 +256,11 @@ def main(argv):
     if not os.access(os.path.join(bindir, "accuracy-patterns"), os.X_OK):
         sys.stderr.write("run.py: {}/accuracy-patterns is not built\n".format(bindir))
         return 2
-    runner = bench_vm.find_runner(HERE, prefix, SRC)
+    runner = bench_vm.find_runner(prefix)
     if runner is None:
-        sys.stderr.write("run.py: the NUMA VM runner (tools/numavm/numavm.py) is not there\n")
+        sys.stderr.write("run.py: the NUMA VM runner (ompnuma.numavm) is not there\n")
         return 2
     if a.threads is None:  # one thread per CPU of the layout, so first touch puts a block on each node
-        sys.path.insert(0, os.path.join(SRC, "tools", "numavm"))
-        import numavm_layout
         try:
             opts = numavm_layout.named_options(a.layout)
         except numavm_layout.LayoutError as e:
@@ -290,7 +283,7 @@ def main(argv):
                 out.flush()
     finally:
         if pool:
-            bench_vm.stop_pool(runner, pool)
+            bench_vm.stop_pool(pool)
     results = {"format": "ompnuma-accuracy/1", "layout": a.layout, "threads": a.threads, "mib": a.mib,
                "iterations": a.iterations, "seconds": a.seconds, "remote_ns": a.remote_ns, "tie": TIE,
                "idle": IDLE, "cases": cases}

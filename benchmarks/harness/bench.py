@@ -10,22 +10,20 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)  # the bench_* modules sit beside this script, in the tree and in share/ompnuma
+import ompnuma
+from ompnuma.harness import bench_configs, bench_report, bench_suites, bench_vm
 
-import bench_configs  # noqa: E402
-import bench_report  # noqa: E402
-import bench_suites  # noqa: E402
-import bench_vm  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def default_paths():
-    """(build prefix, source root or None). Installed as <prefix>/share/ompnuma/bench.py the prefix is two
-    levels up; in the source tree (benchmarks/harness) it is $OMPNUMA_BUILD_DIR or <source>/build."""
-    parent = os.path.dirname(HERE)
-    if os.path.basename(parent) == "share":
-        return os.path.dirname(parent), None
-    src = os.path.dirname(parent)
+    """(build prefix, source root or None). Shipped as <prefix>/share/ompnuma/python/ompnuma/harness (a build
+    or an installation) the prefix is the one of that share/; in the source tree (benchmarks/harness) it is
+    $OMPNUMA_BUILD_DIR or <source>/build."""
+    share = ompnuma.share_dir(__file__)
+    if share:
+        return os.path.dirname(os.path.dirname(share)), None
+    src = os.path.dirname(os.path.dirname(HERE))
     return os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(src, "build"), src
 
 
@@ -183,7 +181,6 @@ def main(argv=None, defaults=None):
     out = _Output(sys.stdout)
     prefix = os.path.abspath(a.build)
     bindir, libdir = os.path.join(prefix, "bin"), os.path.join(prefix, "lib")
-    _, srcroot = default_paths()
     try:
         benches = bench_suites.expand(a.benchmarks, [c for c in a.classes.split(",") if c], bindir)
     except ValueError as e:
@@ -191,9 +188,9 @@ def main(argv=None, defaults=None):
         return 2
     runner = None
     if a.vm:
-        runner = bench_vm.find_runner(HERE, prefix, srcroot)
+        runner = bench_vm.find_runner(prefix)
         if not runner:
-            sys.stderr.write("ompnuma bench: --vm needs the NUMA VM runner (tools/numavm/numavm.py or "
+            sys.stderr.write("ompnuma bench: --vm needs the NUMA VM runner (ompnuma.numavm or "
                              "%s/bin/ompnuma vm), which is not there\n" % prefix)
             return 2
         # The runner owns the layout names: a bad one is refused now, not at the first run.
@@ -262,7 +259,7 @@ def main(argv=None, defaults=None):
                         verified, reason, metrics = bench_suites.read_run(b, rc, stdout)
                     lag, lagged = None, False
                     if counts:
-                        share, lag, lagged = bench_vm.read_counts(runner, counts, metrics.get("time_s"))
+                        share, lag, lagged = bench_vm.read_counts(counts, metrics.get("time_s"))
                         if share is not None:
                             metrics["remote_share_pct"] = share
                     warm = rnd < 0
@@ -281,7 +278,7 @@ def main(argv=None, defaults=None):
         out.write("interrupted: reporting the runs done so far\n")
     finally:
         if pool:
-            bench_vm.stop_pool(runner, pool)
+            bench_vm.stop_pool(pool)
 
     summaries = [bench_report.summarize(b, names, runs, a.baseline) for b in benches]
     failed = [r for r in runs if not r["verified"]]
@@ -342,7 +339,7 @@ def make_plots(doc, outdir, results):
     except ImportError:
         pass
     else:
-        import bench_plot
+        from ompnuma.harness import bench_plot
         return bench_plot.plot_all(doc, outdir), None
     other = "/usr/bin/python3"
     if os.path.realpath(other) != os.path.realpath(sys.executable) and os.access(other, os.X_OK):

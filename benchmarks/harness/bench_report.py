@@ -1,7 +1,7 @@
 """bench_report.py: medians, ratios to the baseline from the same run, shares of the oracle's saving, the printed tables and the JSON document."""
 import statistics
 
-from bench_suites import metric_info
+from ompnuma.harness.bench_suites import metric_info
 
 
 def _measured(r):

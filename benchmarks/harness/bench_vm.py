@@ -1,9 +1,12 @@
 """bench_vm.py: runs a configuration inside ompnuma's NUMA virtual machine (`ompnuma vm`), where timings are emulation."""
+import importlib.util
 import json
 import os
 import re
 import shutil
 import sys
+
+VM_MODULE = "ompnuma.numavm.numavm"
 
 NOTE = ("VM timings are emulation (QEMU TCG, every node backed by the same host RAM): they check that "
         "the configurations run and verify there, and say nothing about NUMA performance")
@@ -17,13 +20,11 @@ PACED_NOTE = ("paced emulated NUMA (numaemu QEMU plugin, --pace {}): the guest's
               "ground truth")
 
 
-def find_runner(here, prefix, srcroot):
-    """The command that starts the VM: numavm.py beside this harness or in the source tree, else the
-    `ompnuma vm` subcommand of the build. None when neither exists."""
-    for script in (os.path.join(here, "numavm.py"),
-                   os.path.join(srcroot, "tools", "numavm", "numavm.py") if srcroot else None):
-        if script and os.path.isfile(script):
-            return [sys.executable, script]
+def find_runner(prefix):
+    """The command that starts the VM: the package's VM harness (`python3 -m ompnuma.numavm.numavm`) in this
+    interpreter, else the `ompnuma vm` subcommand of the build. None when neither exists."""
+    if importlib.util.find_spec(VM_MODULE):
+        return [sys.executable, "-m", VM_MODULE]
     tool = os.path.join(prefix, "bin", "ompnuma")
     if os.access(tool, os.X_OK):
         return [tool, "vm"]
@@ -40,8 +41,8 @@ def emu_note(remote_ns, bandwidth, pace=None):
 
 def start_pool(runner):
     """A private pool of guests for this invocation (the runner boots one per layout and emulation
-    settings and reuses it for every run); None when the runner is not numavm.py."""
-    if len(runner) != 2 or not runner[1].endswith("numavm.py"):
+    settings and reuses it for every run); None when the runner is not the package's VM harness."""
+    if runner[1:] != ["-m", VM_MODULE]:
         return None
     pool = os.path.join("/tmp", "ompnuma-bench-pool-{}".format(os.getpid()))
     os.makedirs(pool, exist_ok=True)
@@ -50,27 +51,23 @@ def start_pool(runner):
     return pool
 
 
-def stop_pool(runner, pool):
+def stop_pool(pool):
     """Power the pool's guests off and remove it."""
-    sys.path.insert(0, os.path.dirname(runner[1]))
     try:
-        import numavm_pool
+        from ompnuma.numavm import numavm_pool
         numavm_pool.shutdown(pool)
     except ImportError:
         shutil.rmtree(pool, ignore_errors=True)
-    finally:
-        sys.path.pop(0)
 
 
-def read_counts(runner, counts_path, seconds=None):
+def read_counts(counts_path, seconds=None):
     """(remote share, lag, lagged) of a run from the plugin's counts: the percent of its misses that went to
     another node than the missing vCPU's; paced, its largest vCPU lag in percent of its measured phase (the
     last `seconds` of the command: the time the program reports, its timed part ending just before its
     report; the whole command without it), and whether that is beyond what `ompnuma vm` accepts (its times
     are then the host's, not the model's). None, None, False where the counts do not say."""
-    sys.path.insert(0, os.path.dirname(runner[1]))
     try:
-        import numavm_emu
+        from ompnuma.numavm import numavm_emu
         with open(counts_path) as f:
             counts = json.load(f)
         lag = numavm_emu.tail_lag_pct(counts, seconds) if seconds else numavm_emu.lag_pct(
@@ -78,8 +75,6 @@ def read_counts(runner, counts_path, seconds=None):
         return numavm_emu.remote_share(counts), lag, lag is not None and lag > numavm_emu.LAG_LIMIT_PCT
     except (OSError, ValueError, KeyError, IndexError, TypeError):
         return None, None, False
-    finally:
-        sys.path.pop(0)
 
 
 def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):

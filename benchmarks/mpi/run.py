@@ -110,9 +110,8 @@ def tag_of(patterns, configs, pat, name):
 def remote_shares(a, configs, patterns):
     """{(pattern, config): (percent of the tag's misses on another node than the vCPU's, seconds of remote
     charges per run on its most charged vCPU)}, from --counts."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "numavm"))
     import json
-    from numavm_emu import remote_delay_ns, remote_share, tag_of as counts_tag
+    from ompnuma.numavm.numavm_emu import remote_delay_ns, remote_share, tag_of as counts_tag
     try:
         with open(a.counts) as f:
             d = json.load(f)

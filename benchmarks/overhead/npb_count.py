@@ -9,8 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import count  # noqa: E402  (the callgrind summary reader, the entry points, the environment rules)
+import count  # beside this script: the callgrind summary reader, the entry points, the environment rules
 
 KERNELS = ("ep", "is", "cg", "mg", "ft")
 # (build variant, ompnuma or not). The stock side of a gcc build is LLVM's own runtime under the name

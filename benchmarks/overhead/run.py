@@ -3,13 +3,7 @@
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-# In the source tree the harness is benchmarks/harness; installed, run.py sits beside bench.py.
-for d in (os.path.join(os.path.dirname(HERE), "harness"), HERE):
-    if os.path.isfile(os.path.join(d, "bench.py")):
-        sys.path.insert(0, d)
-        break
-import bench  # noqa: E402
+from ompnuma.harness import bench
 
 # The target: an empty parallel region with ompnuma loaded and settled costs at most 1.05x stock
 # on 2 threads. Every default below can be overridden on the command line (see --help).

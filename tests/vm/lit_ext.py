@@ -62,12 +62,8 @@ import shlex
 import shutil
 import sys
 
-def _harness(config):
-    """The deployed copy beside the ompnuma binary when the build made one, else the source."""
-    deployed = os.path.join(config.ompnuma_build, "share", "ompnuma", "numavm.py")
-    if os.path.isfile(deployed):
-        return deployed
-    return os.path.join(config.ompnuma_src, "tools", "numavm", "numavm.py")
+# The build's package (tests/lit.cfg.py loaded it; the tests' PYTHONPATH names it).
+from ompnuma.numavm import numavm_emu, numavm_layout, numavm_pool, numavm_vm
 
 
 def _pool_dir():
@@ -90,16 +86,8 @@ def _pool_dir():
 
 
 def configure(config, lit_config):
-    harness = _harness(config)
-    sys.path.insert(0, os.path.dirname(harness))
-    try:
-        import numavm_layout
-        import numavm_vm
-        import numavm_pool
-    finally:
-        sys.path.pop(0)
     python = config.ompnuma_python or sys.executable
-    run = "{} {}".format(shlex.quote(python), shlex.quote(harness))
+    run = "{} -m ompnuma.numavm.numavm".format(shlex.quote(python))
     libdir = os.path.join(config.ompnuma_build, "lib")
     # Longer keys first: lit applies substitutions in order, as regular expressions.
     for name in sorted(numavm_layout.NAMED, key=len, reverse=True):
@@ -123,15 +111,11 @@ def configure(config, lit_config):
         lit_config.note("numa-vm tier disabled: " + why)
         return
     config.available_features.add("numa-vm")
-    sys.path.insert(0, os.path.dirname(harness))
     try:
-        import numavm_emu
         numavm_emu.plugin_path()
         config.available_features.add("numa-emu")
     except numavm_emu.EmuError as e:
         lit_config.note("numa-emu tests disabled: {}".format(e))
-    finally:
-        sys.path.pop(0)
     pool = _pool_dir()
     config.environment["OMPNUMA_VM_POOL"] = pool
     # lit's own exit powers the pooled guests off; should lit die without

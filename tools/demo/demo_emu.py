@@ -17,13 +17,11 @@ iterations are robust to a few).
 """
 
 import json
-import os
 import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numavm"))
-from numavm_emu import LAG_LIMIT_PCT, lag_pct, remote_share, tag_of  # noqa: E402  the plugin's one counts reader
+from ompnuma.numavm.numavm_emu import LAG_LIMIT_PCT, lag_pct, remote_share, tag_of  # the plugin's one counts reader
 
 ITER = re.compile(r"iteration ms: first third median ([0-9.]+), last third median ([0-9.]+)")
 RUNTIMES = ("stock", "ompnuma", "oracle")

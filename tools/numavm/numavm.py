@@ -12,14 +12,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import numavm_emu  # noqa: E402
-import numavm_guest  # noqa: E402
-import numavm_image  # noqa: E402
-import numavm_layout  # noqa: E402
-import numavm_vm  # noqa: E402
-from numavm_vm import EXIT_NOT_RUNNABLE, EXIT_TIMEOUT, EXIT_USAGE, EXIT_VM  # noqa: E402
+from ompnuma.numavm import numavm_emu, numavm_guest, numavm_image, numavm_layout, numavm_vm
+from ompnuma.numavm.numavm_vm import EXIT_NOT_RUNNABLE, EXIT_TIMEOUT, EXIT_USAGE, EXIT_VM
 
 DEFAULT_TIMEOUT = 600
 GUEST_HOME = "/root"
@@ -284,7 +278,7 @@ def main(argv):
             emu.counts = tmp_counts
         pool = os.environ.get("OMPNUMA_VM_POOL")
         if pool:
-            import numavm_pool
+            from ompnuma.numavm import numavm_pool
             status = numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
                                             args.verbose, emu, args.numa_balancing)
         else:

@@ -35,6 +35,8 @@ import re
 import socket
 import subprocess
 
+import ompnuma
+
 DEFAULT_CACHE_KIB = 1024
 DEFAULT_CACHE_WAYS = 16
 DEFAULT_WINDOW_US = 20
@@ -196,9 +198,10 @@ def plugin_path():
     here = os.path.dirname(os.path.abspath(__file__))
     env = os.environ.get("OMPNUMA_NUMAEMU_PLUGIN")
     candidates = [env] if env else []
-    # Deployed beside this file (build/share/ompnuma, <prefix>/share/ompnuma),
+    # In the share/ompnuma this package is shipped in (build/share/ompnuma, <prefix>/share/ompnuma),
     # or the source tree's build directory.
-    candidates += [os.path.join(here, "numaemu.so"),
+    share = ompnuma.share_dir(__file__)
+    candidates += [os.path.join(share, "numaemu.so") if share else None,
                    os.path.join(os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(here, "..", "..", "build"),
                                 "share", "ompnuma", "numaemu.so")]
     for c in candidates:

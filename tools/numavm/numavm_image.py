@@ -6,7 +6,7 @@ import shutil
 import stat
 import subprocess
 
-import numavm_guest
+from ompnuma.numavm import numavm_guest
 
 # Paths the guest provides itself; shipping host files there would be wrong.
 RESERVED = ("/proc", "/sys", "/dev", "/.numavm")

@@ -41,12 +41,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import numavm_emu  # noqa: E402
-import numavm_image  # noqa: E402
-import numavm_layout  # noqa: E402
-import numavm_vm  # noqa: E402
+from ompnuma.numavm import numavm_emu, numavm_image, numavm_layout, numavm_vm
 
 IDLE_LIMIT = 600.0
 START_ATTEMPTS = 3
@@ -96,7 +91,8 @@ def _start_server(pool, name, layout, base_cpio, emu, balancing):
     with open(os.path.join(pool, name + ".log"), "ab") as log:
         # Detached, with no inherited descriptors: lit waits for the test's
         # pipes to close, and the server outlives the test that started it.
-        server = subprocess.Popen([sys.executable, os.path.abspath(__file__), "serve", pool, name, spec, base_cpio],
+        server = subprocess.Popen([sys.executable, "-m", "ompnuma.numavm.numavm_pool", "serve", pool, name, spec,
+                                   base_cpio],
                                   stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                   start_new_session=True, close_fds=True)
     deadline = time.monotonic() + numavm_vm.BOOT_LIMIT + 30
@@ -350,5 +346,6 @@ def _run_one(machine, conn, req):
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "serve":
         sys.exit(serve(*sys.argv[2:]))
-    print("usage: numavm_pool.py serve POOL NAME LAYOUT-JSON BASE-CPIO (started by numavm.py)", file=sys.stderr)
+    print("usage: python3 -m ompnuma.numavm.numavm_pool serve POOL NAME LAYOUT-JSON BASE-CPIO (started by numavm.py)",
+          file=sys.stderr)
     sys.exit(2)

@@ -10,7 +10,7 @@ import socket
 import subprocess
 import time
 
-import numavm_guest
+from ompnuma.numavm import numavm_guest
 
 # Exit statuses of `ompnuma vm` besides the command's own.
 EXIT_USAGE = 2
@@ -321,7 +321,7 @@ class Machine:
 
     def emu_control(self, request):
         """Send one request to the plugin ("reset", "dump FILE"); raise VMFailure when it fails."""
-        import numavm_emu
+        from ompnuma.numavm import numavm_emu
         err = numavm_emu.control(self.emu_sock, request)
         if err:
             raise VMFailure(err, self.console_tail())

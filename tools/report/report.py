@@ -7,11 +7,7 @@ import os
 import stat
 import sys
 
-# The emulator's counts reader: beside this file in share/ompnuma, in tools/numavm in the source tree.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE if os.path.exists(os.path.join(_HERE, "numavm_emu.py")) else
-                os.path.join(_HERE, "..", "numavm"))
-import numavm_emu  # noqa: E402
+from ompnuma.numavm import numavm_emu  # the emulator's counts reader
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_schema.json")
 # Bounds on what is read: the same size limit as the C tools' reader

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""lagged_runs.py SRCROOT: the harness's judgement of paced runs, on made-up counts and runs.
+"""lagged_runs.py: the harness's judgement of paced runs, on made-up counts and runs.
 
 Prints the lag of a run's measured phase (bench_vm.read_counts: the last
 time_s seconds of the command) for a run whose lag came at start-up and one
@@ -10,13 +10,8 @@ import os
 import sys
 import tempfile
 
-src = sys.argv[1]
-sys.path.insert(0, os.path.join(src, "benchmarks", "harness"))
-import bench_report  # noqa: E402
-import bench_suites  # noqa: E402
-import bench_vm  # noqa: E402
+from ompnuma.harness import bench_report, bench_suites, bench_vm
 
-runner = [sys.executable, os.path.join(src, "tools", "numavm", "numavm.py")]
 # 12.5 s paced in 126 bins of 0.1 s, 2 vCPUs; 400 ms of lag on vCPU 1: at start-up (its first tenth of a
 # second, and 2.45-2.55 s, before the phase), or in the timed phase's last second.
 for name, bins in (("start-up", [[0] * 126, [300e6] + [0] * 23 + [100e6] + [0] * 101]),
@@ -26,7 +21,7 @@ for name, bins in (("start-up", [[0] * 126, [300e6] + [0] * 23 + [100e6] + [0] *
               "lag_ns_per_bin": bins}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(counts, f)
-    share, lag, lagged = bench_vm.read_counts(runner, f.name, 10.0)
+    share, lag, lagged = bench_vm.read_counts(f.name, 10.0)
     os.unlink(f.name)
     print("%s: remote share %.1f %%, phase lag %.2f %%, lagged %s" % (name, share, lag, lagged))
 

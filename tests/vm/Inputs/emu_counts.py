@@ -33,11 +33,9 @@
 
 import argparse
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "numavm"))
-from numavm_emu import is_counts, remote_delay_ns, remote_share, tag_of  # noqa: E402  the plugin's one counts reader
+from ompnuma.numavm.numavm_emu import is_counts, remote_delay_ns, remote_share, tag_of  # the plugin's one counts reader
 
 
 def load(path):
