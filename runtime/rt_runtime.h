@@ -7,6 +7,11 @@
  * work is switched off with a reason. */
 void rt_runtime_init(void);
 
+/* After the settings: whether ompnuma has anything to do (place, report,
+ * or display the settings); when not, the OpenMP layer stays out of the
+ * program's way and never brings the runtime up. */
+int rt_runtime_wanted(void);
+
 /* Once, at the tool's finalizer: write the report if one was asked for. */
 void rt_runtime_fini(void);
 

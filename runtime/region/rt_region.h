@@ -76,6 +76,8 @@ typedef struct rt_region {
     uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
     int          confirming;    /* 1 while tnt_after is being sampled */
     int         *seen_cpu;      /* [team_size] CPU each thread ran on while its TNT was sampled */
+    int          nested;        /* a team was forked inside it (set once, by the forking member):
+                                   its members' own records of it are needed (rt_events.h) */
 
     /* Written by the primary at the end of every execution. */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
