@@ -12,6 +12,7 @@
 #include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_monitor.h"
+#include "rt_policy.h"
 #include "rt_settings.h"
 #include "rt_symbol.h"
 #include "rt_topology.h"
@@ -39,6 +40,10 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
         if (r)
             thr->seen[d] = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested,
                                        .parent_index = pindex};
+        /* Its decision will find the policy's workspace ready: no page
+         * fault while it decides (rt_policy_prepare). */
+        if (r && rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR)
+            rt_policy_prepare(rt_conf->policy, r->team_size, rt_mach->pl.nnodes);
     }
     /* A region's first sight: the placement cache may know where it runs best. */
     if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
