@@ -262,47 +262,73 @@ static inline int maybe_nested_in_idle(const om_thread_t *thr)
     return thr->fast_open || (thr->worker && !thr->rt.depth);
 }
 
-/* The primary, before the team forks: the region for the size asked
- * (`asked`, 0: the default), its record for the team that last formed,
- * whether this execution is timed; the region loop watches the loops of an
- * outermost region's first execution (t->watched). Returns whether the
- * members need no events (rt_event_members_idle; only when may_idle): the
- * team then runs the program's own outlined function, counted here. */
-static inline __attribute__((always_inline)) int team_begin(om_thread_t *thr, om_abi_team_t *t, const void *site,
-                                                            int asked, int may_idle)
+/* The primary's begin when its last sight at its level is the region, met
+ * again and settled (rt_event_parallel_seen): the record the team runs in
+ * (the one for the team that last formed), whether this execution is timed.
+ * Returns 1 when the members need no events (rt_event_members_idle; only
+ * when may_idle): the team then runs the program's own outlined function,
+ * counted here; 0 for a team with a trampoline; -1 when the region is not
+ * such a one (team_lookup). Makes no call: the fork's common case. */
+static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_abi_team_t *t, const void *site,
+                                                           int asked, int may_idle)
 {
+    rt_region_t *r;
+    if (!asked)
+        asked = thr->pending_nt;
+    if (__builtin_expect(maybe_nested_in_idle(thr), 0) || !(r = rt_event_parallel_seen(&thr->rt, site, asked)))
+        return -1;
+    thr->pending_nt = 0;
     t->primary = thr;
     t->master_slot = -1;
-    t->ask = t->actual = t->watched = t->timed = 0;
-    t->region = NULL;
+    t->ask = t->actual = t->watched = 0;
+    t->region = r->redirect ? r->redirect : r;
+    t->timed = rt_region_timed(r);
+    if (may_idle && rt_event_members_idle(&thr->rt, t->region, t->timed) && idle_allowed()) {
+        rt_region_count_untimed(t->region);
+        thr->fast_open = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* The primary's begin otherwise: the region looked up (created at first
+ * sight), its members to ask the team size that forms; the loops of an
+ * outermost region's first execution watched. */
+static __attribute__((noinline)) void team_lookup(om_thread_t *thr, om_abi_team_t *t, const void *site, int asked)
+{
+    int d = thr->rt.depth;
     if (!asked)
         asked = thr->pending_nt;
     thr->pending_nt = 0;
-    int d = thr->rt.depth;
-    if (__builtin_expect(maybe_nested_in_idle(thr), 0) && nested_in_idle(thr))
-        return 0;
-    rt_region_t *r = rt_event_parallel_seen(&thr->rt, site, asked);
-    if (r) {
-        t->region = r->redirect ? r->redirect : r;
-        t->timed = rt_region_timed(r);
-        if (may_idle && rt_event_members_idle(&thr->rt, t->region, t->timed) && idle_allowed()) {
-            rt_region_count_untimed(t->region);
-            thr->fast_open = 1;
-            return 1;
-        }
-    } else {
-        t->ask = 1;
-        t->region = r = rt_event_parallel_begin_rest(&thr->rt, site, asked, asked > 0 ? asked : default_team(), t);
-        if (!r)
-            return 0;
-        t->timed = rt_region_timed(r);
-    }
+    t->primary = thr;
+    t->master_slot = -1;
+    t->actual = t->watched = t->timed = 0;
+    t->region = NULL;
+    t->ask = 1;
+    if (maybe_nested_in_idle(thr) && nested_in_idle(thr))
+        return;
+    rt_region_t *r = rt_event_parallel_begin_rest(&thr->rt, site, asked, asked > 0 ? asked : default_team(), t);
+    if (!r)
+        return;
+    t->region = r;
+    t->timed = rt_region_timed(r);
     if (d > 0 && d <= RT_MAX_DEPTH)
         t->master_slot = thr->rt.slot[d - 1];
-    if (__builtin_expect(loops_read, 0) && d == 0 && !r->executions) {
+    if (loops_read && d == 0 && !r->executions) {
         t->watched = 1;
         watch(1);
     }
+}
+
+/* The primary, before the team forks (`asked`: the team size asked, 0 the
+ * default): team_seen's answer, or team_lookup's team. */
+static inline __attribute__((always_inline)) int team_begin(om_thread_t *thr, om_abi_team_t *t, const void *site,
+                                                            int asked, int may_idle)
+{
+    int idle = team_seen(thr, t, site, asked, may_idle);
+    if (idle >= 0)
+        return idle;
+    team_lookup(thr, t, site, asked);
     return 0;
 }
 
@@ -334,24 +360,6 @@ _Static_assert(sizeof(om_abi_team_t) <= OM_ABI_TEAM_FRAME, "the team record fits
 /* The real __kmpc_fork_call, for om_abi_x86_64.S. */
 __attribute__((visibility("hidden"))) void *om_abi_real_fork;
 
-/* __kmpc_fork_call, from om_abi_x86_64.S with its arguments split, before
- * the real call: how to call it (OM_FORK_*). The common case first, with
- * nothing to save: a settled region met again whose members need no events
- * (rt_event_parallel_idle); the rest out of line. */
-static __attribute__((noinline)) int fork_begin(om_abi_team_t *t, int32_t argc, void *microtask,
-                                                void *const *regs, void *const *stack, const void *site)
-{
-    om_thread_t *thr;
-    if (!active() || !(thr = om_thread_self()))
-        return OM_FORK_PLAIN;
-    team_begin(thr, t, site, 0, 0);
-    t->fn = microtask;
-    t->argc = argc;
-    t->regs = regs;
-    t->stack = stack;
-    return OM_FORK_TRAMPOLINE;
-}
-
 /* What om_abi_fork_begin returns to om_abi_x86_64.S: the mode, and with
  * OM_FORK_DIRECT the flag to clear after the real call (om_thread_t's
  * fast_open), in rax and rdx. */
@@ -360,19 +368,46 @@ typedef struct fork_how {
     int *clear;
 } fork_how_t;
 
+static void fork_trampoline(om_abi_team_t *t, int32_t argc, void *microtask, void *const *regs,
+                            void *const *stack)
+{
+    t->fn = microtask;
+    t->argc = argc;
+    t->regs = regs;
+    t->stack = stack;
+}
+
+/* The fork's begin but for its common case: the first region of a thread
+ * or of the process (ompnuma starts), or a region team_seen does not know. */
+static __attribute__((noinline)) fork_how_t fork_begin(om_abi_team_t *t, int32_t argc, void *microtask,
+                                                       void *const *regs, void *const *stack, const void *site)
+{
+    om_thread_t *thr;
+    if (!active() || !(thr = om_thread_self()))
+        return (fork_how_t){OM_FORK_PLAIN, NULL};
+    if (team_begin(thr, t, site, 0, 1))
+        return (fork_how_t){OM_FORK_DIRECT, &thr->fast_open};
+    fork_trampoline(t, argc, microtask, regs, stack);
+    return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
+}
+
+/* __kmpc_fork_call, from om_abi_x86_64.S with its arguments split, before
+ * the real call: how to call it. */
 __attribute__((visibility("hidden"))) fork_how_t om_abi_fork_begin(om_abi_team_t *t, int32_t argc, void *microtask,
                                                                    void *const *regs, void *const *stack,
                                                                    const void *site)
 {
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
-    if (__builtin_expect(thr && idle_allowed() && __atomic_load_n(&state, __ATOMIC_RELAXED) == ABI_ACTIVE &&
-                         !maybe_nested_in_idle(thr), 1) &&
-        rt_event_parallel_idle(&thr->rt, site, thr->pending_nt)) {
-        thr->pending_nt = 0;
-        thr->fast_open = 1;
-        return (fork_how_t){OM_FORK_DIRECT, &thr->fast_open};
+    if (__builtin_expect(thr && __atomic_load_n(&state, __ATOMIC_RELAXED) == ABI_ACTIVE, 1)) {
+        int idle = team_seen(thr, t, site, 0, 1);
+        if (idle > 0)
+            return (fork_how_t){OM_FORK_DIRECT, &thr->fast_open};
+        if (idle == 0) {
+            fork_trampoline(t, argc, microtask, regs, stack);
+            return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
+        }
     }
-    return (fork_how_t){fork_begin(t, argc, microtask, regs, stack, site), NULL};
+    return fork_begin(t, argc, microtask, regs, stack, site);
 }
 
 /* After the real call with the trampoline. */

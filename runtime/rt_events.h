@@ -178,24 +178,6 @@ static inline int rt_event_members_idle(const rt_thread_t *thr, const rt_region_
            !thr->ws && !(thr->counting & (1u << thr->depth));
 }
 
-/* A caller that can run a team without its members' events (the ABI
- * route), before the team forks: the region at thr's level when it is met
- * again (its last sight, whose placement cache was asked at its first
- * sight) and this execution of it is one (rt_event_members_idle); counted
- * here as it begins, since nothing of it is measured. NULL otherwise. */
-static inline rt_region_t *rt_event_parallel_idle(rt_thread_t *thr, const void *codeptr, int requested)
-{
-    int d = thr->depth;
-    rt_region_t *r = d < RT_MAX_DEPTH ? rt_seen_at(thr, d, codeptr, requested) : NULL;
-    if (!r)
-        return NULL;
-    rt_region_t *m = r->redirect ? r->redirect : r;
-    if (!rt_region_settled(m) || m->executions % RT_TIMING_STRIDE == 0 || !rt_event_members_idle(thr, m, 0))
-        return NULL;
-    rt_region_count_untimed(m);
-    return m;
-}
-
 /* An untimed execution of a settled region the counter source is done with
  * (thr->counting), with no loop open: counted, nothing else. */
 static inline void rt_event_region_end(rt_thread_t *thr, rt_region_t *r, int timed)
