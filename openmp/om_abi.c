@@ -259,7 +259,9 @@ __attribute__((noinline, cold)) static int nested_in_idle(om_thread_t *thr)
 /* Whether thr forks inside a team whose members have no events. */
 static inline int maybe_nested_in_idle(const om_thread_t *thr)
 {
-    return thr->fast_open || (thr->worker && !thr->rt.depth);
+    if (__builtin_expect(thr->fast_open, 0))
+        return 1;
+    return __builtin_expect(thr->worker, 0) && !thr->rt.depth;
 }
 
 /* The primary's begin when its last sight at its level is the region, met
@@ -278,16 +280,18 @@ static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_
     if (__builtin_expect(maybe_nested_in_idle(thr), 0) || !(r = rt_event_parallel_seen(&thr->rt, site, asked)))
         return -1;
     thr->pending_nt = 0;
-    t->primary = thr;
-    t->master_slot = -1;
-    t->ask = t->actual = t->watched = 0;
-    t->region = r->redirect ? r->redirect : r;
-    t->timed = rt_region_timed(r);
-    if (may_idle && rt_event_members_idle(&thr->rt, t->region, t->timed) && idle_allowed()) {
-        rt_region_count_untimed(t->region);
+    rt_region_t *m = r->redirect ? r->redirect : r;
+    int timed = rt_region_timed(r);
+    if (may_idle && idle_allowed() && rt_event_members_idle(&thr->rt, m, timed)) {
+        rt_region_count_untimed(m);
         thr->fast_open = 1;
         return 1;
     }
+    t->primary = thr;
+    t->master_slot = -1;
+    t->ask = t->actual = t->watched = 0;
+    t->region = m;
+    t->timed = timed;
     return 0;
 }
 
