@@ -5,6 +5,23 @@
 
 #include "om_abi.h"
 
+/* A frame on rbp, with the unwind information a debugger or profiler reads. */
+        .macro FRAME_ENTER
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        .endm
+
+        .macro FRAME_LEAVE
+        leave
+        .cfi_def_cfa %rsp, 8
+        ret
+        .cfi_endproc
+        .endm
+
 /*
  * w___kmpc_fork_call(ident_t *loc, int32 argc, microtask, a0, a1, a2, [a3 ...]): the slot of the
  * drop-in's __kmpc_fork_call jumps here (om_abi.h). The shared arguments stay where the caller put
@@ -20,12 +37,7 @@
         .type   w___kmpc_fork_call, @function
         .p2align 4
 w___kmpc_fork_call:
-        .cfi_startproc
-        pushq   %rbp
-        .cfi_def_cfa_offset 16
-        .cfi_offset %rbp, -16
-        movq    %rsp, %rbp
-        .cfi_def_cfa_register %rbp
+        FRAME_ENTER
         pushq   %rbx                    /* -8: the mode lives in rbx */
         .cfi_offset %rbx, -24
         pushq   %rdi                    /* -16: loc */
@@ -77,10 +89,7 @@ w___kmpc_fork_call:
 3:      movq    %rsp, %rdi              /* om_abi_fork_end(t) */
         call    om_abi_fork_end
 5:      movq    -8(%rbp), %rbx
-        leave
-        .cfi_def_cfa %rsp, 8
-        ret
-        .cfi_endproc
+        FRAME_LEAVE
         .size   w___kmpc_fork_call, . - w___kmpc_fork_call
 
 /*
@@ -93,12 +102,7 @@ w___kmpc_fork_call:
         .type   om_abi_invoke, @function
         .p2align 4
 om_abi_invoke:
-        .cfi_startproc
-        pushq   %rbp
-        .cfi_def_cfa_offset 16
-        .cfi_offset %rbp, -16
-        movq    %rsp, %rbp
-        .cfi_def_cfa_register %rbp
+        FRAME_ENTER
         movq    %rdi, %r11              /* fn */
         movq    %rsi, %rdi              /* gtid */
         movq    %rdx, %rsi              /* btid */
@@ -120,10 +124,7 @@ om_abi_invoke:
         movq    16(%r8), %r8            /* a2 */
         xorl    %eax, %eax
         call    *%r11
-        leave
-        .cfi_def_cfa %rsp, 8
-        ret
-        .cfi_endproc
+        FRAME_LEAVE
         .size   om_abi_invoke, . - om_abi_invoke
 
         .section .note.GNU-stack,"",@progbits
