@@ -21,26 +21,29 @@
 /*
  * A drop-in exports the entry points that start a parallel region, and the
  * real runtime runs the region: each of them (below) finds the region's
- * record on the primary (rt_event_parallel_begin's fast path: the thread's
- * last sight), hands the real runtime a trampoline and a team record in
- * place of the outlined function and its arguments, and ends the region on
- * the primary when the real call returns, after the join. The trampoline
- * runs on every member: the member's begin (its slot, a re-pin when its CPU
- * changed, the clock when this execution is timed), the outlined function
- * with the same arguments, its end (its busy time ends as it returns: the
- * join barrier is the real runtime's, after it). Nothing of OMPT: the
- * runtime runs without a tool attached unless the program has its own.
+ * record on the primary (the thread's last sight at its level, or the
+ * table), hands the real runtime a trampoline and a team record in place of
+ * the outlined function and its arguments, and ends the region on the
+ * primary when the real call returns, after the join. The trampoline runs on
+ * every member: the member's begin (its slot, a re-pin when its CPU changed,
+ * the clock when this execution is timed), the outlined function with the
+ * same arguments, its end (its busy time ends as it returns: the join
+ * barrier is the real runtime's, after it). A settled region met again
+ * whose members need nothing this time (rt_event_members_idle) runs the
+ * program's own function instead: the primary counts the execution, nothing
+ * else. Nothing of OMPT: the runtime runs without a tool attached unless the
+ * program has its own.
  *
  * What OMPT told the tool and the ABI does not, and where it comes from
  * here: the thread's number (clang passes it; gcc's is asked of the
  * runtime, except the primary's), the nesting level and parent (each
- * thread's own stack of regions, rt_thread_t.depth), the team size that
- * formed (asked on the primary in timed executions only: a team that came
- * out another size than its record's is not counted, and the next
- * execution runs in the record of the size that formed), the team size
- * asked for (num_threads, seen as __kmpc_push_num_threads or gcc's
- * argument; else the runtime's default, asked only when a record is looked
- * up).
+ * thread's own stack of regions, rt_thread_t.depth), the team size asked
+ * for (num_threads, seen as __kmpc_push_num_threads or gcc's argument; else
+ * the runtime's default, asked only when a record is looked up), the team
+ * size that formed (asked by each member when the primary looked the region
+ * up; on its last sight, counted by the members of a timed execution: a team
+ * that came out another size than its record's is not counted, and the next
+ * execution runs in the record of the size that formed).
  */
 
 typedef struct ident ident_t; /* the real runtime's source location: flags at byte 4 */
