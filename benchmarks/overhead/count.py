@@ -34,11 +34,11 @@ OMPT_ROUTE = ("ompt",)
 # ompnuma's instruction budget for a settled execution through the drop-in, per team thread (the
 # "settled:ompnuma /thr" column, counted with -n 512 or more: shorter intervals carry the windows of the
 # one-in-eight timed executions). A region (parallel, reduction, the empty one): its begin and end on the
-# primary (seven executions in eight need nothing of its members), and one in eight timed, with each
-# member's begin and end; nested: a region and, in each of its threads, an inner one (the outer one's
+# primary (most executions need nothing of its members), and the timed ones (one in eight, one in 64 once
+# the region is quiet), with each member's begin and end; nested: a region and, in each of its threads, an inner one (the outer one's
 # members keep their events: a team forks inside); for and barrier: one loop or barrier inside a
 # region, which go straight to the runtime while nothing reads them. --budget checks it.
-BUDGET = {"parallel": 220, "for": 10, "barrier": 10, "reduction": 220, "nested": 660, "parallel-empty": 220}
+BUDGET = {"parallel": 190, "for": 10, "barrier": 10, "reduction": 190, "nested": 560, "parallel-empty": 190}
 BUDGET_MIN_N = 512
 # ompnuma's own part is what runs in ompnuma's code: the instructions callgrind counts in the objects of
 # build/lib that are ompnuma's (libompnuma.so and the drop-ins; not the real runtime, libc or the vDSO

@@ -73,6 +73,7 @@ static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
 {
     r->outcome = outcome;
     r->measuring = measuring;
+    r->quiet = 0;
     r->settle = 0;
     window_reset(r);
 }
@@ -744,6 +745,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
                 r->cp_settled_ns = 0;
             } else if (r->cp_settled_ns == 0) {
                 r->cp_settled_ns = mean;
+                /* Not watched for drift (below): timed rarely from now on. */
+                r->quiet = mean < DRIFT_MIN_NS || r->outcome == RT_OUTCOME_NO_DATA;
             } else if (r->outcome != RT_OUTCOME_NO_DATA && r->cp_settled_ns >= DRIFT_MIN_NS &&
                        (mean > r->cp_settled_ns * (1 + DRIFT) || mean < r->cp_settled_ns / (1 + DRIFT))) {
                 rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,

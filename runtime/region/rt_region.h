@@ -69,6 +69,8 @@ typedef struct rt_region {
     uint64_t    *window;        /* construct: [RT_LOOP_WINDOW x sample] critical paths of the
                                    current timing window (rt_loop.c takes their median) */
     int          measuring;     /* 1: counters on (sampling), 0: timing only */
+    int          quiet;         /* settled, and no drift is looked for (rt_loop.c): timed
+                                   rarely (rt_region_timed) */
     int          pins_applied;  /* 0 in dry-run mode */
     struct rt_region *redirect; /* the record of the team that really ran when it was
                                    smaller than this (requested) size, or NULL */
@@ -157,9 +159,13 @@ static inline rt_region_t *rt_region_for_team(rt_region_t *requested, int actual
 }
 /* Whether the next execution of r is timed: every one while r samples,
  * verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
- * to see a drift, and settled regions cost no clock reads otherwise). The
- * encountering thread asks, and tells its team. */
+ * to see a drift, and settled regions cost no clock reads otherwise), one
+ * in RT_TIMING_STRIDE_QUIET once the loop watches it for nothing (`quiet`)
+ * and it holds no pins (their re-pins are weighed over windows of timed
+ * executions): its timed executions then only add to the report's times.
+ * The encountering thread asks, and tells its team. */
 #define RT_TIMING_STRIDE 8
+#define RT_TIMING_STRIDE_QUIET 64
 /* Settled: neither sampling, nor verifying, nor confirming a kept move. */
 static inline int rt_region_settled(const rt_region_t *r)
 {
@@ -169,7 +175,8 @@ static inline int rt_region_timed(const rt_region_t *r)
 {
     if (r->redirect)
         r = r->redirect;
-    return !rt_region_settled(r) || r->executions % RT_TIMING_STRIDE == 0;
+    return !rt_region_settled(r) ||
+           r->executions % (r->quiet && !r->pins_applied ? RT_TIMING_STRIDE_QUIET : RT_TIMING_STRIDE) == 0;
 }
 
 /* An untimed execution of r is over: one more. Teams of one record may end
