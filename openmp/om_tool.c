@@ -11,7 +11,6 @@
 #include "om_team.h"
 #include "om_abi.h"
 #include "omp_numa.h"
-#include "rt_affinity.h"
 #include "rt_events.h"
 #include "rt_runtime.h"
 #include "rt_core.h"
@@ -375,13 +374,4 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
     if (in_global_scope())
         return om_tool_start(omp_version, runtime_version, (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"), 0);
     return om_tool_start(omp_version, runtime_version, NULL, 1);
-}
-
-/* The MPI layer's moves of this process's threads (OMPNUMA_PRIVATE;
- * libompnuma_mpi.so finds it by name): the rank's allotment and the region
- * loop's pins then have one owner, this library's rt_affinity. */
-OMPNUMA_EXPORT rt_affinity_allot_fn ompnuma_mpi_allot;
-int ompnuma_mpi_allot(const cpu_set_t *set, int dry_run, int *failed)
-{
-    return rt_affinity_allot(set, dry_run, failed);
 }

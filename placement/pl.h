@@ -126,6 +126,41 @@ int pl_predict(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *mod
 int pl_locality(const pl_tnt_t *tnt, const pl_mapping_t *map, uint64_t *local, uint64_t *remote);
 
 /*
+ * Evidence behind a move (pl_evidence.c). A TNT is a sample: a count c
+ * could as well have been c +- sqrt(c). A move is worth making only when
+ * the gain the model predicts for it survives that error, so the gain is
+ * computed twice: on the table, and on the table moved against the move
+ * by PL_EVIDENCE_Z standard errors in every count (counts of nodes the
+ * move brings a thread nearer to lowered, counts of nodes it takes the
+ * thread away from raised; the counts of threads that stay are kept). The
+ * move has evidence when both gains are positive. It covers both reasons a
+ * policy moves threads: locality (on two nodes a thread alone needs 5
+ * references, all on the other node: [0,4] at worst gains nothing) and
+ * spreading threads that crowd a node (the model's congestion: a few
+ * references per thread spread evenly say nothing about it, millions do).
+ * NPB CG's main region, [[0,3],[0,1]] swapped, predicts 2x faster and at
+ * worst a loss: no evidence.
+ */
+#define PL_EVIDENCE_Z 2.0
+
+typedef struct pl_evidence {
+    uint64_t refs;       /* references in the whole table */
+    uint64_t least;      /* fewest references of one thread */
+    int      moved;      /* threads whose node changes */
+    double   gain;       /* predicted critical path saved, as a share of the one before:
+                            (before - after) / before, on the table */
+    double   worst;      /* the same on the table moved against the move */
+    int      enough;     /* gain > 0 and worst > 0 */
+} pl_evidence_t;
+
+/* The evidence for moving each thread t from node from[t] to node to[t]
+ * under the model (pl_predict). scratch: [nthreads * nnodes] counts, the
+ * caller's. 0, or -EINVAL (bad topology, table or model, a node out of
+ * range, NULL arrays). */
+int pl_evidence(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *model, const int *from,
+                const int *to, uint64_t *scratch, pl_evidence_t *out);
+
+/*
  * Decision trace of the greedy policies (maxlocal, critpath; the first phase of
  * critpath+refine): one step per placed thread, in placement order, with the
  * candidates that step compared. Filled as far as the arrays allow; nsteps and

@@ -50,6 +50,13 @@ int rt_runtime_wanted(void)
     return rt_conf->mode != RT_MODE_OFF || rt_conf->report != RT_REPORT_NONE || rt_conf->display_env;
 }
 
+void rt_runtime_display(void)
+{
+    static int shown;
+    if (rt_conf->display_env && !__atomic_exchange_n(&shown, 1, __ATOMIC_ACQ_REL))
+        rt_settings_print(rt_conf, stderr);
+}
+
 void rt_runtime_init(void)
 {
     if (initialized)
@@ -66,8 +73,7 @@ void rt_runtime_init(void)
     if (rt_conf->mode != RT_MODE_OFF)
         rt_cache_load();
     rt_monitor_init();
-    if (rt_conf->display_env)
-        rt_settings_print(rt_conf, stderr);
+    rt_runtime_display();
     if (rt_conf->display_env == 2)
         display_verbose(stderr);
     if (rt_affinity_binding_note()[0])

@@ -178,6 +178,40 @@ static int perf_ok(const pl_imar_t *im, const double *perf)
 static double rec(const pl_imar_t *im, int t, int n) { return im->record[(size_t)t * im->nnodes + n]; }
 static int node_of(const pl_imar_t *im, int t) { return im->core_node[im->core[t]]; }
 
+/* The locality gate is on: trials need evidence (remote_min > 0). */
+static int gate_on(const pl_imar_t *im) { return im->params.remote_min > 0; }
+
+/* Whether node n holds more of t's references than t's own node, beyond
+ * the sampling error of either count (pl_evidence's rule: each count moved
+ * against the move by PL_EVIDENCE_Z standard errors). */
+static int data_on(const pl_imar_t *im, int t, int n)
+{
+    const uint64_t *row = im->refs + (size_t)t * (size_t)im->nnodes;
+    double there = (double)row[n], here = (double)row[node_of(im, t)];
+    return n != node_of(im, t) && there - PL_EVIDENCE_Z * sqrt(there) > here + PL_EVIDENCE_Z * sqrt(here);
+}
+
+/* Whether t may migrate: with the gate on, only a thread whose remote share
+ * is at least remote_min and whose data is measured to be on another node
+ * (data_on); without a TNT, none. With the gate off, every thread. */
+static int eligible(const pl_imar_t *im, int t)
+{
+    if (!gate_on(im))
+        return 1;
+    if (!im->refs)
+        return 0;
+    const uint64_t *row = im->refs + (size_t)t * (size_t)im->nnodes;
+    double sum = 0;
+    for (int n = 0; n < im->nnodes; n++)
+        sum += (double)row[n];
+    if (!(sum > 0) || 1.0 - (double)row[node_of(im, t)] / sum < im->params.remote_min)
+        return 0;
+    for (int n = 0; n < im->nnodes; n++)
+        if (data_on(im, t, n))
+            return 1;
+    return 0;
+}
+
 int pl_imar_observe(pl_imar_t *im, const double *perf, double *total)
 {
     if (!im || !perf || !perf_ok(im, perf))
@@ -210,7 +244,7 @@ int pl_imar_select(const pl_imar_t *im, const double *perf, int *m, double *norm
     /* O(N^2) without a workspace: group ids are arbitrary ints (a process id
      * does as well as a team number), and N is a team's size. */
     for (int t = 0; t < im->nthreads; t++) {
-        if (perf[t] < 0)
+        if (perf[t] < 0 || !eligible(im, t))
             continue;
         double sum = 0;
         int k = 0;
@@ -363,25 +397,22 @@ int pl_imar_remote_max(const pl_imar_t *im, double *max_remote)
     return 1;
 }
 
-/* With the locality gate on and a TNT row for m: only destinations on a
- * node holding more of m's references than its own node keep their
- * tickets (a move elsewhere cannot bring m nearer its data). None such:
- * the paper's tickets stand. Returns the new total. */
+/* With the locality gate on: only destinations on a node measured to hold
+ * more of m's references than its own node (data_on) keep their tickets:
+ * a move elsewhere cannot bring m nearer its data. m is eligible, so one
+ * such node exists; its cores may all hold no ticket (0 tickets are
+ * allowed), and the draw then finds none. Returns the new total. */
 static int64_t toward_data(const pl_imar_t *im, int m, pl_imar_dest_t *dests, int nd, int64_t total)
 {
-    if (!im->refs || im->params.remote_min <= 0)
+    if (!gate_on(im))
         return total;
-    const uint64_t *row = im->refs + (size_t)m * (size_t)im->nnodes;
-    uint64_t here = row[node_of(im, m)];
     int64_t kept = 0;
-    for (int i = 0; i < nd; i++)
-        if (row[im->core_node[dests[i].core]] > here)
+    for (int i = 0; i < nd; i++) {
+        if (data_on(im, m, im->core_node[dests[i].core]))
             kept += dests[i].tickets;
-    if (kept == 0)
-        return total;
-    for (int i = 0; i < nd; i++)
-        if (row[im->core_node[dests[i].core]] <= here)
+        else
             dests[i].tickets = dests[i].tickets_m = dests[i].tickets_s = 0;
+    }
     return kept;
 }
 
@@ -459,11 +490,15 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     out->period_ms = im->period_ms;
     out->next_ms = im->next_ms = im->period_ms;
 
-    /* Every thread next to its data: a trial can only move one away. The
-     * mapping is confirmed as a trial kept would be, so the period doubles:
-     * a well-placed team is looked at less and less often, down to one step
-     * per period_max. */
-    if (pl_imar_remote_max(im, &out->max_remote) == 1 && out->max_remote < p->remote_min) {
+    /* No thread measured away from its data (or no TNT to say so): a trial
+     * can only move one away. The mapping is confirmed as a trial kept
+     * would be, so the period doubles: a well-placed team is looked at less
+     * and less often, down to one step per period_max. */
+    pl_imar_remote_max(im, &out->max_remote);
+    int some = 0;
+    for (int t = 0; t < im->nthreads && !some; t++)
+        some = perf[t] >= 0 && eligible(im, t);
+    if (!some) {
         double next = im->period_ms * 2;
         next = next > p->period_max_ms ? p->period_max_ms : next;
         out->period_change = next > im->period_ms;

@@ -11,6 +11,7 @@
 #include "rt_thread.h"
 #include "rt_affinity.h"
 #include "rt_settings.h"
+#include "rt_task.h"
 #include "rt_topology.h"
 
 /*
@@ -52,7 +53,10 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
         rt_thread_t *m = __atomic_load_n(&r->slot[t].member, __ATOMIC_RELAXED);
         int cpu = rt_mach->topo.cpus[nodes[t]][cores[t]];
         int pinned = m ? __atomic_load_n(&m->place.pinned_cpu, __ATOMIC_RELAXED) : -1;
-        int now = pinned >= 0 ? pinned : (m && m->place.home_cpu >= 0 ? m->place.home_cpu : r->seen_cpu[t]);
+        int now = pinned >= 0                              ? pinned
+                  : m && m->place.home_cpu >= 0             ? m->place.home_cpu
+                  : r->seen_cpu[t] >= 0 || !m               ? r->seen_cpu[t]
+                                                            : rt_task_cpu(m->place.tid); /* never sampled */
         r->decided_cpu[t] = cpu;
         if (now >= 0 && rt_topo_node_of_cpu(&rt_mach->topo, now) == nodes[t])
             continue; /* the hints agree with where this thread runs */

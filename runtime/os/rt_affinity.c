@@ -148,6 +148,17 @@ static void save_home(rt_place_t *p)
                 p->home_cpu = c;
 }
 
+/* sched_setaffinity, timed (the loop weighs what bouncing between mappings
+ * costs) and counted for who. */
+static int set_mask(pid_t tid, const cpu_set_t *mask, rt_mover_t who)
+{
+    uint64_t t0 = rt_now_ns();
+    int rc = sched_setaffinity(tid, sizeof *mask, mask);
+    __atomic_fetch_add(&move_ns[who], rt_now_ns() - t0, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&moves[who], 1, __ATOMIC_RELAXED);
+    return rc;
+}
+
 int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who)
 {
     if (cpu >= CPU_SETSIZE || (unsigned)who >= RT_MOVER_COUNT) {
@@ -183,21 +194,44 @@ int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who)
     if (cpu >= 0 && cpu == p->home_cpu)
         cpu = -1;
     if (cpu != __atomic_load_n(&p->pinned_cpu, __ATOMIC_RELAXED) && (cpu >= 0 || p->mask_saved)) {
-        /* Timed: the loop weighs what bouncing between mappings costs. */
-        uint64_t t0 = rt_now_ns();
         cpu_set_t one, *mask = &p->home;
         if (cpu >= 0) {
             CPU_ZERO(&one);
             CPU_SET(cpu, &one);
             mask = &one;
         }
-        rc = sched_setaffinity(p->tid, sizeof *mask, mask);
+        rc = set_mask(p->tid, mask, who);
         if (rc == 0) {
             __atomic_store_n(&p->pinned_cpu, cpu, __ATOMIC_RELAXED);
             __atomic_store_n(&p->last_mover, who, __ATOMIC_RELAXED); /* read unlocked at region end */
         }
-        __atomic_fetch_add(&move_ns[who], rt_now_ns() - t0, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&moves[who], 1, __ATOMIC_RELAXED);
+    }
+    unlock(p);
+    return rc;
+}
+
+int rt_affinity_return(rt_place_t *p, int via, rt_mover_t who)
+{
+    if (via < 0 || via >= CPU_SETSIZE || (unsigned)who >= RT_MOVER_COUNT)
+        return rt_affinity_move(p, -1, who);
+    if (!applies)
+        return 0;
+    /* Home first, as any move home: the mask it had, the allotment caught up. */
+    if (rt_affinity_move(p, -1, who) != 0)
+        return -1;
+    if (sched_getcpu() == via || outside_allotment(via))
+        return 0;
+    int rc = 0;
+    lock(p);
+    cpu_set_t home, one;
+    if (sched_getaffinity(p->tid, sizeof home, &home) == 0 && CPU_ISSET(via, &home) && CPU_COUNT(&home) > 1) {
+        CPU_ZERO(&one);
+        CPU_SET(via, &one);
+        rc = set_mask(p->tid, &one, who);
+        if (rc == 0)
+            rc = set_mask(p->tid, &home, who);
+        if (rc == 0)
+            __atomic_store_n(&p->last_mover, who, __ATOMIC_RELAXED);
     }
     unlock(p);
     return rc;

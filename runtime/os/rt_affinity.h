@@ -67,6 +67,21 @@ int rt_affinity_get(cpu_set_t *mask);
 int rt_affinity_move(rt_place_t *p, int cpu, rt_mover_t who);
 
 /*
+ * Undo a move completely: the calling thread (p is its own place) goes back
+ * to CPU `via`, where it ran before ompnuma moved it, and then gets its home
+ * mask back. Restoring the mask alone leaves it where the move put it: with
+ * a mask wider than one CPU the kernel has no reason to move it, so a
+ * rolled-back mapping would go on running (measured: CG class W, 43 % of
+ * the misses remote after a rollback against 0.4 % on stock). The first
+ * call pins it to `via` (the kernel moves a running thread at once), the
+ * second widens its mask again, which leaves it there. No system call when
+ * it already runs on `via` at home; two at most. A `via` outside its home
+ * mask, or outside the rank's allotment, is not a place it had: it just
+ * goes home (rt_affinity_move(p, -1, who)). Same return convention.
+ */
+int rt_affinity_return(rt_place_t *p, int via, rt_mover_t who);
+
+/*
  * The rank's allotment: the CPUs the MPI mapper gave this process (an MPI
  * rank) on its node. rt_affinity_allot moves every thread of the process
  * there (each tid in /proc/self/task: OpenMP workers, MPI progress threads,
@@ -84,12 +99,6 @@ int rt_affinity_allot(const cpu_set_t *set, int dry_run, int *failed);
 /* The allotment in *set (when not NULL) and its generation: 0 while there
  * is none (every CPU is the process's), then one more at each change. */
 unsigned rt_affinity_allotment(cpu_set_t *set);
-
-/* The exported form of rt_affinity_allot: libompnuma.so answers it for the
- * OpenMP threads' owner when ompnuma's OpenMP tool is in the process, so
- * that the MPI layer's moves and the region loop's pins share one owner. */
-#define RT_AFFINITY_ALLOT_SYMBOL "ompnuma_mpi_allot"
-typedef int rt_affinity_allot_fn(const cpu_set_t *set, int dry_run, int *failed);
 
 /* Moves made for `who` and the time spent in their system calls. */
 void rt_affinity_stats(rt_mover_t who, uint64_t *moves, uint64_t *ns);

@@ -11,11 +11,11 @@
 
 /* Open addressing over (codeptr, team size, parent, parent index). A program has tens of
  * regions, rarely hundreds; a full table leaves new regions unmeasured. */
-#define TABLE_SIZE 8192
-#define TABLE_MASK (TABLE_SIZE - 1)
+#define MAX_REGIONS RT_REGION_MAX
 /* At most half full: a lookup that misses (a region never seen, or one
  * beyond the last) stops at an empty slot after a few probes. */
-#define MAX_REGIONS (TABLE_SIZE / 2)
+#define TABLE_SIZE (2 * MAX_REGIONS)
+#define TABLE_MASK (TABLE_SIZE - 1)
 
 static rt_region_t *table[TABLE_SIZE];       /* published with release stores */
 static rt_region_t *by_id[MAX_REGIONS];
@@ -38,11 +38,52 @@ const char *rt_outcome_name(rt_outcome_t o)
  * same return address, and the forking thread's number tells apart the
  * inner teams of one parent (BT-MZ's zones: each team has its own data,
  * its own CPUs and its own decision). */
+static inline uint64_t key_hash(const void *codeptr, int team_size, int parent_id, int parent_index)
+{
+    return (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full ^
+           (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull ^ (uint64_t)(parent_index + 1) * 0x27D4EB2F165667C5ull;
+}
+
 static inline unsigned slot_of(const void *codeptr, int team_size, int parent_id, int parent_index)
 {
-    uint64_t h = (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full ^
-                 (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull ^ (uint64_t)(parent_index + 1) * 0x27D4EB2F165667C5ull;
-    return (unsigned)(h >> 40) & TABLE_MASK;
+    return (unsigned)(key_hash(codeptr, team_size, parent_id, parent_index) >> 40) & TABLE_MASK;
+}
+
+/* Regions first seen once the table was full are not measured, but the
+ * report counts them: a set of their keys' hashes (0 stands for 1),
+ * allocated at the first such region, at most half full; beyond that the
+ * count is a lower bound. Lookups are lock-free, insertions under
+ * insert_lock. */
+#define UNMEASURED_SLOTS 65536
+static uint64_t *unmeasured;
+static int nunmeasured;
+
+static void note_unmeasured(const void *codeptr, int team_size, int parent_id, int parent_index)
+{
+    uint64_t h = key_hash(codeptr, team_size, parent_id, parent_index), *set;
+    h = h ? h : 1;
+    unsigned start = (unsigned)(h >> 40) & (UNMEASURED_SLOTS - 1), s = start;
+    if ((set = __atomic_load_n(&unmeasured, __ATOMIC_ACQUIRE)))
+        for (uint64_t v; (v = __atomic_load_n(&set[s], __ATOMIC_ACQUIRE)); s = (s + 1) & (UNMEASURED_SLOTS - 1))
+            if (v == h)
+                return;
+    pthread_mutex_lock(&insert_lock);
+    if (!unmeasured)
+        __atomic_store_n(&unmeasured, calloc(UNMEASURED_SLOTS, sizeof *unmeasured), __ATOMIC_RELEASE);
+    if ((set = unmeasured) && nunmeasured < UNMEASURED_SLOTS / 2) {
+        for (s = start; set[s] && set[s] != h; s = (s + 1) & (UNMEASURED_SLOTS - 1))
+            ;
+        if (!set[s]) {
+            __atomic_store_n(&set[s], h, __ATOMIC_RELEASE);
+            __atomic_store_n(&nunmeasured, nunmeasured + 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&insert_lock);
+}
+
+int rt_region_unmeasured(void)
+{
+    return __atomic_load_n(&nunmeasured, __ATOMIC_ACQUIRE);
 }
 
 static inline int same(const rt_region_t *r, const void *codeptr, int team_size, int parent_id, int parent_index)
@@ -61,6 +102,7 @@ static void region_free(rt_region_t *r)
     free(r->map_node);
     free(r->pin_cpu);
     free(r->prev_pin_cpu);
+    free(r->back_cpu);
     free(r->seen_cpu);
     free(r->decided_cpu);
     free(r->perm);
@@ -87,18 +129,19 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->map_node = malloc(n * sizeof *r->map_node);
     r->pin_cpu = malloc(n * sizeof *r->pin_cpu);
     r->prev_pin_cpu = malloc(n * sizeof *r->prev_pin_cpu);
+    r->back_cpu = malloc(n * sizeof *r->back_cpu);
     r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
     r->decided_cpu = malloc(n * sizeof *r->decided_cpu);
     r->perm = malloc(n * sizeof *r->perm);
     r->prev_perm = malloc(n * sizeof *r->prev_perm);
     if (!r->slot || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->tnt_after || !r->map_node || !r->pin_cpu ||
-        !r->prev_pin_cpu || !r->seen_cpu || !r->decided_cpu || !r->perm || !r->prev_perm) {
+        !r->prev_pin_cpu || !r->back_cpu || !r->seen_cpu || !r->decided_cpu || !r->perm || !r->prev_perm) {
         region_free(r);
         return NULL;
     }
     memset(r->slot, 0, n * sizeof *r->slot);
     for (size_t i = 0; i < n; i++) {
-        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
+        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->back_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
         r->perm[i] = r->prev_perm[i] = (int)i;
     }
     if (construct && (!(r->tid = calloc(n, sizeof *r->tid)) ||
@@ -118,8 +161,11 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
      * decides nothing, but a region's first executions are still sampled:
      * the monitor's latency factor reads their TNT (rt_loop.c). */
     int loop = rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR;
-    r->outcome = loop ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
-    r->measuring = rt_conf->mode != RT_MODE_OFF;
+    /* One NUMA node: there is nothing to place, so nothing is sampled
+     * either, and a program pays no source (rt_loop_why says so). */
+    int nodes = rt_mach->ok && rt_mach->topo.nnodes > 1;
+    r->outcome = loop && nodes ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
+    r->measuring = rt_conf->mode != RT_MODE_OFF && nodes;
     if (rt_conf->mode == RT_MODE_BUBBLE)
         r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
     return r;
@@ -142,9 +188,14 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
         if (same(r, codeptr, team_size, parent_id, parent_index))
             return r;
     }
-    /* A full table: new regions go unmeasured, at the cost of the probe alone. */
-    if (!insert || __atomic_load_n(&table_full, __ATOMIC_ACQUIRE))
+    /* A full table: new regions go unmeasured, at the cost of the probes
+     * (and counted, for the report). */
+    if (!insert)
         return NULL;
+    if (__atomic_load_n(&table_full, __ATOMIC_ACQUIRE)) {
+        note_unmeasured(codeptr, team_size, parent_id, parent_index);
+        return NULL;
+    }
     /* First sight: insert under the lock, re-probing since another thread may have won. */
     pthread_mutex_lock(&insert_lock);
     rt_region_t *found = NULL;
@@ -156,6 +207,9 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
                 rt_verbose(1, "region table full (%d regions): regions seen from now on are not measured",
                            nregions);
                 __atomic_store_n(&table_full, 1, __ATOMIC_RELEASE); /* said once: later misses return early */
+                pthread_mutex_unlock(&insert_lock);
+                note_unmeasured(codeptr, team_size, parent_id, parent_index);
+                return NULL;
             } else if ((found = create(codeptr, team_size, parent, parent_index, construct))) {
                 found->id = nregions;
                 by_id[nregions] = found;

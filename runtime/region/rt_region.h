@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "pl.h"
+
 struct rt_thread;
 
 /* A construct's timing windows are this many times `sample` executions (rt_loop.c). */
@@ -106,6 +108,11 @@ typedef struct rt_region {
     uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
     int         *map_node;      /* [team_size] decided node, -1 undecided */
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
+    int         *back_cpu;      /* [team_size] after a rollback: the CPU thread i ran on before
+                                   the move, which it goes back through at its next begin
+                                   (rt_affinity_return); -1 none. Thread i clears its own */
+    int          extensions;    /* sampling phases added because the table was too thin */
+    pl_evidence_t evidence;     /* what the last decision's move rested on (pl_evidence) */
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
     int         *prev_perm;     /* [team_size] the permutation before the decision */
     int          hint_moves;    /* threads moved by omp_numa_update_hints */
@@ -143,6 +150,10 @@ rt_region_t *rt_region_construct(const void *codeptr, const rt_region_t *parent,
  * inside its region's first execution when the region ran again (it is
  * then placed as a whole; its loops were provisional). */
 int          rt_region_listed(const rt_region_t *r);
+/* Regions seen once the table was full (RT_REGION_MAX): not measured, not
+ * listed; counted (distinct keys; at most 32768, then a lower bound). */
+#define RT_REGION_MAX 4096
+int          rt_region_unmeasured(void);
 /* Visit every known region in creation order. */
 int          rt_region_count(void);
 rt_region_t *rt_region_at(int i);

@@ -40,6 +40,7 @@ static int run(int leave_out, uint64_t seed, int limit, int *stayed)
 {
     pl_imar_params_t p;
     pl_imar_params_default(&p);
+    p.remote_min = 0; /* the paper's lottery, without a TNT to gate or steer it: P alone decides */
     pl_imar_t im;
     int core[N] = { 0, 1, 2, 3 };
     double record[N * N], perf[N];

@@ -6,6 +6,7 @@ int main(void)
 {
     pl_imar_params_t p;
     pl_imar_params_default(&p);
+    p.remote_min = 0; /* the paper's IMAR2, without the locality gate (no TNT here) */
     p.period_min_ms = 100;
     p.period_max_ms = 1600;
     int start[8] = { 0, 1, 2, 3, 4, 5, 6, 7 }, data[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };

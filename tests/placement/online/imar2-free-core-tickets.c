@@ -16,13 +16,16 @@ static void show(const pl_imar_t *im, int m)
 
 int main(void)
 {
+    pl_imar_params_t paper; /* the paper's IMAR2, without the locality gate (no TNT here) */
+    pl_imar_params_default(&paper);
+    paper.remote_min = 0;
     /* 3 nodes x 2 cores. Threads 0, 1 on node 0 (cores 0, 1); thread 2 on
      * core 2 of node 1; cores 3 (node 1), 4, 5 (node 2) are free. */
     static const int cn[6] = { 0, 0, 1, 1, 2, 2 };
     int core[3] = { 0, 1, 2 };
     double rec[9];
     pl_imar_t im;
-    pl_imar_init(&im, NULL, 3, 6, cn, 3, core, NULL, rec, 1);
+    pl_imar_init(&im, &paper, 3, 6, cn, 3, core, NULL, rec, 1);
     double perf[3] = { 1.0, 2.0, 3.0 };
     pl_imar_observe(&im, perf, NULL);
     /* Thread 0 has no record off node 0: 2 everywhere; core 2's thread 2 has
@@ -42,6 +45,7 @@ int main(void)
      * thread's own tickets. */
     pl_imar_params_t p;
     pl_imar_params_default(&p);
+    p.remote_min = 0;
     p.t_free = 0;
     pl_imar_init(&im, &p, 3, 6, cn, 3, core, NULL, rec, 1);
     pl_imar_observe(&im, perf, NULL);
@@ -53,7 +57,7 @@ int main(void)
      * threads in the same core may get a different number of tickets"). */
     int core4[4] = { 0, 2, 2, 4 };
     double rec4[12];
-    pl_imar_init(&im, NULL, 3, 6, cn, 4, core4, NULL, rec4, 1);
+    pl_imar_init(&im, &paper, 3, 6, cn, 4, core4, NULL, rec4, 1);
     double perf4[4] = { 1, 1, 1, 1 };
     pl_imar_observe(&im, perf4, NULL);
     rec4[1 * 3 + 0] = 5;    /* thread 1 did better on node 0: 4        */
@@ -69,7 +73,7 @@ int main(void)
         pl_imar_t f;
         pl_imar_dest_t d[16];
         pl_imar_step_t st;
-        pl_imar_init(&f, NULL, 3, 6, cn, 3, c, NULL, r, seed);
+        pl_imar_init(&f, &paper, 3, 6, cn, 3, c, NULL, r, seed);
         pl_imar2_step(&f, perf, d, 16, &st);
         if (st.action == PL_IMAR_MIGRATE && st.move.partner < 0 && f.core_node[st.move.to_core] != 0)
             freewins++;

@@ -8,6 +8,7 @@ int main(void)
 {
     pl_imar_params_t p;
     pl_imar_params_default(&p);
+    p.remote_min = 0; /* the paper's IMAR2, without the locality gate (no TNT here) */
     p.period_min_ms = 250;
     p.period_max_ms = 1500;   /* not a power-of-two multiple: the last doubling is cut */
     pl_imar_t im;

@@ -27,6 +27,7 @@ int main(void)
 {
     pl_imar_params_t p;
     pl_imar_params_default(&p);
+    p.remote_min = 0; /* the paper's IMAR2, without the locality gate (no TNT here) */
     p.ratio = 0.9;
     p.period_min_ms = 100;
     p.period_max_ms = 800;

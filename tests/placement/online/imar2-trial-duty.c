@@ -48,6 +48,7 @@ int main(void)
 {
     pl_imar_params_t p;
     pl_imar_params_default(&p);   /* 1000 .. 4000 ms */
+    p.remote_min = 0; /* the paper's IMAR2, without the locality gate (no TNT here) */
 
     /* 1. Well placed, 2 nodes x 1 core, 2 threads (the benchmark's local-long):
      *    every trial swaps the whole team away from its data and is rolled

@@ -18,7 +18,8 @@ typedef struct sim {
     int       migrations, rollbacks, nones;
 } sim_t;
 
-/* nodes x cores_per_node cores; thread t starts on core start[t] with its data on data[t]. */
+/* nodes x cores_per_node cores; thread t starts on core start[t] with its data on data[t], which the
+ * TNT rows (im.refs) say. */
 static inline int sim_init(sim_t *s, const pl_imar_params_t *p, int nodes, int cores_per_node,
                            int nthreads, const int *start, const int *data, uint64_t seed)
 {
@@ -37,8 +38,10 @@ static inline int sim_init(sim_t *s, const pl_imar_params_t *p, int nodes, int c
         for (int n = 0; n < nodes; n++)
             s->rows[t * nodes + n] = n == data[t] ? 900 : 100 / (nodes - 1);
     }
-    return pl_imar_init(&s->im, p, nodes, s->ncores, s->core_node, nthreads, s->core, NULL,
-                        s->record, seed);
+    int rc = pl_imar_init(&s->im, p, nodes, s->ncores, s->core_node, nthreads, s->core, NULL,
+                          s->record, seed);
+    s->im.refs = s->rows; /* the locality gate reads the TNT (a test may take it away) */
+    return rc;
 }
 
 /* One interval: measure every thread with the no-PMU formula, step, apply. */

@@ -25,10 +25,18 @@ static const double paper_record[6 * 3] = {
     NONE, 8.1, 5.7,  /* 301 */
 };
 
-/* Table 2 in im (core and record are the caller's arrays of 6 and 18). */
+/* Table 2 in im (core and record are the caller's arrays of 6 and 18).
+ * params NULL: the paper's IMAR2, the defaults without the locality gate
+ * (the paper has no TNT, so with the gate nothing would migrate). */
 static inline int paper_state(pl_imar_t *im, const pl_imar_params_t *params, int *core,
                               double *record, uint64_t seed)
 {
+    pl_imar_params_t paper;
+    if (!params) {
+        pl_imar_params_default(&paper);
+        paper.remote_min = 0;
+        params = &paper;
+    }
     memcpy(core, paper_core, sizeof paper_core);
     int rc = pl_imar_init(im, params, 3, 6, paper_core_node, 6, core, paper_group, record, seed);
     if (!rc)
