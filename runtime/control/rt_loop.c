@@ -846,6 +846,9 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             if (++r->phase_execs >= sample)
                 r->measuring = 0;
         }
+        /* Never watched for drift: once its TNT is in (if the monitor wants
+         * one), only the report reads its times. */
+        r->quiet = !r->measuring;
         return;
     case RT_OUTCOME_SAMPLING:
         if (r->measuring) {
