@@ -401,7 +401,7 @@ void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
             if (!loop_seen_before(thr, r, codeptr) || !(c = rt_region_construct(codeptr, r, 1)))
                 return;
             if (rt_log_verbosity >= 1) {
-                char sym[160];
+                char sym[640];
                 rt_symbolize(codeptr, sym, sizeof sym);
                 rt_verbose(1, "region %d: its loop at %s repeats inside one execution: placed while it runs, "
                            "as region %d", r->id, sym, c->id);

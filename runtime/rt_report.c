@@ -110,8 +110,11 @@ static void json_region(FILE *f, const rt_region_t *r)
     json_int_array(f, r->pin_cpu, r->team_size);
     fprintf(f, ",\"seen_cpus\":");
     json_int_array(f, r->seen_cpu, r->team_size);
-    fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"cached\":%s,\"outcome\":",
-            r->pins_applied ? "true" : "false", (unsigned long long)r->repins, r->compromise ? "true" : "false",
+    int shared = r->compromise == RT_COMPROMISE_PENDING || r->compromise == RT_COMPROMISE_KEPT;
+    fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"compromise_undone\":%s,\"cached\":%s,"
+            "\"outcome\":",
+            r->pins_applied ? "true" : "false", (unsigned long long)r->repins, shared ? "true" : "false",
+            r->compromise == RT_COMPROMISE_UNDONE ? "true" : "false",
             r->cached ? "true" : "false");
     rt_json_string(f, rt_outcome_name(r->outcome));
     char why[256];

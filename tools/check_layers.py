@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_layers.py: fail on an #include that goes up the layers, or on an include circle between files.
+"""check_layers.py: fail on an #include that goes up the layers, an include circle between files, or a system call made outside runtime/os.
 
 The layers, from the bottom (docs/architecture.md):
   placement/                      pure decisions
@@ -14,7 +14,8 @@ A part may include its own headers and those of every part it depends on,
 directly or through others. The CMake targets enforce the same edges at
 compile time; this check says which line breaks them, and also finds
 circles: file A includes B's header while B includes A's (a .c and its .h
-are one module).
+are one module). A raw system call, syscall(2), is made only in runtime/os,
+where each is declared once with its contract (rt_sys.h and the os headers).
 
 Usage: check_layers.py [ROOT]   (ROOT: the repository, default: this script's)
 Exit status: 0 clean, 1 violations (one line each), 2 bad usage.
@@ -36,6 +37,14 @@ DEPS = {
     "mpi": {"runtime"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# A call of syscall(2), not a word that ends in it (rt_syscall); comments are blanked first.
+SYSCALL = re.compile(r'(?<![A-Za-z0-9_])syscall\s*\(\s*SYS_')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def code_of(text):
+    """text with its comments blanked, newlines kept (line numbers stay true)."""
+    return COMMENT.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text)
 
 
 def closure(part):
@@ -112,6 +121,9 @@ def check(root):
         graph.setdefault(module, set())
         with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
             text = fh.read()
+        if part != "os":
+            for m in SYSCALL.finditer(code_of(text)):
+                problems.append("%s:%d: a system call outside runtime/os" % (rel, text.count("\n", 0, m.start()) + 1))
         for m in INCLUDE.finditer(text):
             name = m.group(1)
             # Subfolder includes ("online/pl_online.h") resolve against the placement root.

@@ -557,7 +557,7 @@ static const char *region_name(const rt_region_t *r, char *buf, size_t len)
 {
     if (rt_log_verbosity < 1 || len < 8)
         return "";
-    char sym[160], src[256];
+    char sym[640], src[256];
     rt_symbolize(r->codeptr, sym, sizeof sym);
     if (rt_symbol_source(r->codeptr, src, sizeof src) == 0)
         snprintf(buf, len, " (%s, %s)", sym, src);
@@ -568,7 +568,7 @@ static const char *region_name(const rt_region_t *r, char *buf, size_t len)
 
 static void end_sampling(rt_region_t *r)
 {
-    char name[448];
+    char name[960];
     r->allot_gen = rt_affinity_allotment(NULL);
     if (tnt_empty(r)) {
         rt_verbose(1, "region %d%s: no references from the counter source; placement unchanged", r->id,
@@ -685,6 +685,9 @@ static int home_early(rt_region_t *r)
  * not pay for what the re-pins cost (measured system-call time), every
  * region of that team (same_team) that moved gets one compromise mapping: the
  * policy's answer for the sum of their TNTs, each weighted by its time.
+ * Like any move, it is kept only if the team measures faster under it
+ * (judge_compromise); otherwise every region goes back to its own pins and
+ * bounces as before, which measured faster, and is never offered one again.
  */
 static int bouncing(rt_region_t *r, int execs)
 {
@@ -706,6 +709,46 @@ static int settled_with_pins(const rt_region_t *g)
            g->pin_cpu[0] >= 0;
 }
 
+/* A region that may join a compromise: settled with pins of its own, in no
+ * compromise yet, and never one that was undone. */
+static int may_compromise(const rt_region_t *g)
+{
+    return g->compromise == RT_COMPROMISE_NONE && settled_with_pins(g);
+}
+
+/* Each member's mean per execution before the compromise and in its first
+ * settled window under it, weighted by how often it ran: once every member
+ * has both, the compromise is kept if the team is faster, else undone. */
+static void judge_compromise(rt_region_t *r)
+{
+    double alone = 0, shared = 0;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (!same_team(g, r) || g->compromise != RT_COMPROMISE_PENDING || !settled_with_pins(g))
+            continue;
+        if (g->cp_shared_ns <= 0)
+            return; /* a member has not measured it yet */
+        alone += g->cp_alone_ns * (double)g->executions;
+        shared += g->cp_shared_ns * (double)g->executions;
+    }
+    int keep = shared < alone;
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *g = rt_region_at(i);
+        if (!same_team(g, r) || g->compromise != RT_COMPROMISE_PENDING)
+            continue;
+        g->compromise = keep ? RT_COMPROMISE_KEPT : RT_COMPROMISE_UNDONE;
+        if (keep)
+            continue;
+        for (int t = 0; t < g->team_size; t++) {
+            __atomic_store_n(&g->pin_cpu[t], g->decided_cpu[t], __ATOMIC_RELAXED);
+            g->map_node[t] = g->decided_cpu[t] >= 0 ? rt_topo_node_of_cpu(&rt_mach->topo, g->decided_cpu[t]) : -1;
+        }
+        g->cp_settled_ns = -1; /* the next window holds the switch back: skip it */
+    }
+    rt_verbose(1, "compromise for the team of region %d: %.0f ns per execution under it, %.0f ns before: %s", r->id,
+               shared, alone, keep ? "kept" : "not faster; each region back to its own pins");
+}
+
 static void compromise(rt_region_t *r)
 {
     int team = r->team_size, nd = rt_mach->topo.nnodes;
@@ -720,8 +763,10 @@ static void compromise(rt_region_t *r)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
-        if (!same_team(g, r) || !settled_with_pins(g) || !g->executions)
+        if (!same_team(g, r) || !may_compromise(g) || !g->executions)
             continue;
+        if (g->cp_window_ns <= 0)
+            goto out; /* a member with no settled window yet: nothing to judge the compromise against */
         double total = 0;
         for (size_t c = 0; c < cells; c++)
             total += (double)g->tnt[c];
@@ -745,13 +790,15 @@ static void compromise(rt_region_t *r)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
-        if (!same_team(g, r) || !settled_with_pins(g))
+        if (!same_team(g, r) || !may_compromise(g))
             continue;
         for (int t = 0; t < team; t++) {
             g->map_node[t] = nodes[t];
             __atomic_store_n(&g->pin_cpu[t], space_cpu(&space, nodes[t], cores[t]), __ATOMIC_RELAXED);
         }
-        g->compromise = 1;
+        g->compromise = rt_conf->verify ? RT_COMPROMISE_PENDING : RT_COMPROMISE_KEPT;
+        g->cp_alone_ns = g->cp_window_ns;
+        g->cp_shared_ns = 0;
         g->cp_settled_ns = -1; /* the next window still holds the switch: skip it */
         log_mapping(g, "compromise: pinned to");
     }
@@ -824,7 +871,7 @@ static int allotment_moved(rt_region_t *r)
         r->prev_pin_cpu[i] = -1;
         __atomic_store_n(&r->pin_cpu[i], -1, __ATOMIC_RELAXED);
     }
-    r->compromise = 0;
+    r->compromise = RT_COMPROMISE_NONE;
     rt_verbose(1, "region %d: the rank has new CPUs (MPI mapper); sampling again inside them", r->id);
     sample_again(r);
     return 1;
@@ -908,6 +955,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             double mean = phase_mean(r);
             int bounced = bouncing(r, r->phase_execs);
             r->repins_mark = r->repins;
+            r->cp_window_ns = mean;
             if (bounced) {
                 compromise(r);
             } else if (r->cp_settled_ns < 0) {
@@ -916,6 +964,10 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
                 r->cp_settled_ns = mean;
                 /* Not watched for drift (below): timed rarely from now on. */
                 r->quiet = mean < DRIFT_MIN_NS || r->outcome == RT_OUTCOME_NO_DATA;
+                if (r->compromise == RT_COMPROMISE_PENDING) {
+                    r->cp_shared_ns = mean;
+                    judge_compromise(r);
+                }
             } else if (r->outcome != RT_OUTCOME_NO_DATA && r->cp_settled_ns >= DRIFT_MIN_NS &&
                        (mean > r->cp_settled_ns * (1 + DRIFT) || mean < r->cp_settled_ns / (1 + DRIFT))) {
                 rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,

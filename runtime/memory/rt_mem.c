@@ -1,5 +1,6 @@
 /* rt_mem.c: the memory manager's core: node facts, allocation policies, the registry of known areas, attach hints, statistics. */
 #include "rt_mem.h"
+#include "rt_sys.h"
 #include "rt_mem_int.h"
 
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef MPOL_LOCAL
@@ -125,7 +125,7 @@ int rt_mem_thread_node(void)
 {
     rt_mem_init_once();
     unsigned cpu = 0, node = 0;
-    if (syscall(SYS_getcpu, &cpu, &node, NULL) != 0) {
+    if (rt_getcpu(&cpu, &node) != 0) {
         errno = ENOSYS;
         return -1;
     }

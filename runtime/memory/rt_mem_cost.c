@@ -1,5 +1,6 @@
 /* rt_mem_cost.c: the memory cost model: migration a + b*pages and access costs, calibrated on this machine and cached per machine. */
 #include "rt_mem.h"
+#include "rt_sys.h"
 #include "rt_mem_int.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,7 +125,7 @@ static double time_move(char *buf, size_t k, int to)
         for (size_t i = 0; i < k; i++)
             pages[i] = buf + i * rt_mem_pagesz, nodes[i] = to;
         t = now_us();
-        syscall(SYS_move_pages, 0, k, pages, nodes, status, MPOL_MF_MOVE);
+        rt_move_pages(k, pages, nodes, status, MPOL_MF_MOVE);
         t = now_us() - t;
     }
     free(pages);

@@ -1,12 +1,12 @@
 /* rt_mem_move.c: page placement through move_pages: query where pages are, move a range to a node and verify. */
 #include "rt_mem.h"
+#include "rt_sys.h"
 #include "rt_mem_int.h"
 
 #include <errno.h>
 #include <numaif.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef MADV_POPULATE_WRITE
@@ -15,11 +15,6 @@
 
 /* Pages per move_pages call: bounds the arrays, keeps each call short. */
 #define BATCH 4096
-
-static long sys_move_pages(unsigned long n, void **pages, const int *nodes, int *status, int flags)
-{
-    return syscall(SYS_move_pages, 0, n, pages, nodes, status, flags);
-}
 
 int rt_move_query(uintptr_t start, size_t npages, int *status)
 {
@@ -36,7 +31,7 @@ int rt_move_query(uintptr_t start, size_t npages, int *status)
         size_t n = npages - done < BATCH ? npages - done : BATCH;
         for (size_t i = 0; i < n; i++)
             pages[i] = (void *)(start + (done + i) * rt_mem_pagesz);
-        if (sys_move_pages(n, pages, NULL, status + done, 0) < 0) {
+        if (rt_move_pages(n, pages, NULL, status + done, 0) < 0) {
             int e = errno;
             free(pages);
             errno = e;
@@ -81,7 +76,7 @@ int rt_move_range(uintptr_t start, uintptr_t end, int node, uint64_t *moved, uin
         size_t n = npages - done < BATCH ? npages - done : BATCH;
         for (size_t i = 0; i < n; i++)
             pages[i] = (void *)(start + (done + i) * rt_mem_pagesz);
-        if (sys_move_pages(n, pages, NULL, before, 0) < 0) {
+        if (rt_move_pages(n, pages, NULL, before, 0) < 0) {
             rc = -1;
             first_err = errno;
             goto out;
@@ -95,7 +90,7 @@ int rt_move_range(uintptr_t start, uintptr_t end, int node, uint64_t *moved, uin
                 away[k++] = pages[i];
         /* Older kernels fail the whole call with ENOENT when nothing needed
          * moving; the query below tells the truth either way. */
-        if (k && sys_move_pages(k, away, nodes, status, MPOL_MF_MOVE) < 0 && errno != ENOENT) {
+        if (k && rt_move_pages(k, away, nodes, status, MPOL_MF_MOVE) < 0 && errno != ENOENT) {
             rc = -1;
             first_err = errno;
             goto out;
@@ -103,7 +98,7 @@ int rt_move_range(uintptr_t start, uintptr_t end, int node, uint64_t *moved, uin
         /* Per-page statuses of the move are not reliable for huge pages (a
          * tail page reports -EBUSY while its head moved the whole page), so
          * the outcome is read back. */
-        if (sys_move_pages(n, pages, NULL, status, 0) < 0) {
+        if (rt_move_pages(n, pages, NULL, status, 0) < 0) {
             rc = -1;
             first_err = errno;
             goto out;

@@ -1,5 +1,6 @@
 /* rt_mem_pager.c: next-touch migration as a user-level pager: protect, catch the fault, restore access, move the unit to the toucher's node. */
 #include "rt_mem.h"
+#include "rt_sys.h"
 #include "rt_mem_int.h"
 #include "rt_fault.h"
 
@@ -12,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,7 +88,7 @@ static int resolve_unit(region_t *r, size_t u)
         return -1;
 
     unsigned cpu = 0, node = 0;
-    if (!rt_mem_numa_ok || syscall(SYS_getcpu, &cpu, &node, NULL) != 0)
+    if (!rt_mem_numa_ok || rt_getcpu(&cpu, &node) != 0)
         return 0;
     void *pages[SIG_BATCH], *away[SIG_BATCH];
     int nodes[SIG_BATCH], status[SIG_BATCH];
@@ -98,7 +98,7 @@ static int resolve_unit(region_t *r, size_t u)
         size_t n = npages - done < SIG_BATCH ? npages - done : SIG_BATCH, k = 0;
         for (size_t i = 0; i < n; i++)
             pages[i] = (void *)(base + (done + i) * rt_mem_pagesz);
-        if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0) != 0)
+        if (rt_move_pages(n, pages, NULL, status, 0) != 0)
             continue;
         for (size_t i = 0; i < n; i++) {
             if (status[i] >= 0 && status[i] != (int)node) {
@@ -108,9 +108,9 @@ static int resolve_unit(region_t *r, size_t u)
         }
         if (k == 0)
             continue;
-        syscall(SYS_move_pages, 0, k, away, nodes, status, MPOL_MF_MOVE);
+        rt_move_pages(k, away, nodes, status, MPOL_MF_MOVE);
         /* Read back: a huge page's tails report -EBUSY though they moved. */
-        if (syscall(SYS_move_pages, 0, k, away, NULL, status, 0) != 0)
+        if (rt_move_pages(k, away, NULL, status, 0) != 0)
             continue;
         for (size_t i = 0; i < k; i++) {
             if (status[i] == (int)node)

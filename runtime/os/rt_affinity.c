@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_affinity.h"
+#include "rt_sys.h"
 #include "rt_core.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
@@ -36,7 +36,7 @@ const char *rt_mover_name(rt_mover_t who)
 void rt_place_init(rt_place_t *p)
 {
     memset(p, 0, sizeof *p);
-    p->tid = (pid_t)syscall(SYS_gettid);
+    p->tid = rt_gettid();
     p->pinned_cpu = -1;
     p->home_cpu = -1;
 }

@@ -126,11 +126,23 @@ typedef struct rt_region {
                                    goes on whatever the execution count */
     uint64_t     repins;        /* re-pins threads made entering this region */
     uint64_t     repins_mark;   /* repins at the start of the current window */
-    int          compromise;    /* pins shared with other regions to stop bouncing */
+    int          compromise;    /* pins shared with other regions to stop bouncing
+                                   (rt_compromise_t) */
+    double       cp_window_ns;  /* mean of the last settled window */
+    double       cp_alone_ns;   /* under a compromise: that mean before it ... */
+    double       cp_shared_ns;  /* ... and the first settled window's under it (0: not yet) */
     const char  *note;          /* why the last decision moved nothing (a static string), or NULL */
     int          cache_checked; /* the placement cache was asked for this region (atomic) */
     int          cached;        /* it started from a mapping kept in an earlier run */
 } rt_region_t;
+
+/* A region's part in a compromise mapping (rt_region_t.compromise). */
+typedef enum {
+    RT_COMPROMISE_NONE = 0,
+    RT_COMPROMISE_PENDING, /* pinned to it; not measured faster yet */
+    RT_COMPROMISE_KEPT,    /* the team measured faster under it, or verify=off */
+    RT_COMPROMISE_UNDONE,  /* the team was not faster: back to its own pins, never tried again */
+} rt_compromise_t;
 
 /* Lookup by code address, team size, parent (NULL for an outermost region)
  * and the forking thread's number in the parent's team (ignored without a

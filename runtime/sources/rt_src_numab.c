@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_core.h"
+#include "rt_sys.h"
 #include "rt_log.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
@@ -282,7 +282,7 @@ static void thread_begin(const rt_sample_t *s, int index, const void *team)
     (void)team;
     window_t *w = find(s);
     if (w && index >= 0 && index < w->team_size)
-        __atomic_store_n(&w->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELAXED);
+        __atomic_store_n(&w->tid[index], rt_gettid(), __ATOMIC_RELAXED);
 }
 
 /* Each thread's faults since base, into w->est; returns how many threads

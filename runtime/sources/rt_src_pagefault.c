@@ -7,10 +7,10 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_fault.h"
+#include "rt_sys.h"
 #include "rt_log.h"
 #include "rt_mem.h"
 #include "rt_procfs.h"
@@ -105,6 +105,7 @@ typedef struct area {
     uint8_t  *page;               /* [npages] state bytes, mmap'd */
     int       claim;
     int       live;               /* still present in the last /proc/self/maps scan */
+    int       fresh;              /* found by a scan inside an execution, not sampled yet */
 } area_t;
 
 /* Everything the resolver writes lives in one mmap'd block. */
@@ -133,6 +134,9 @@ static int armed_parent;          /* ... in this enclosing region */
 static pid_t armed_by;            /* the thread that armed it */
 static const void *armed_team;    /* the team instance being sampled */
 static int nested_declined;       /* nested teams the arming thread started inside it, not armed */
+static size_t armed_stride;       /* one tracked page in this many is protected (0: none tracked) */
+static size_t armed_pages;        /* pages protected in this execution, of at most budget */
+static size_t armed_budget;
 #define HANDOVER_AFTER 2          /* then the next one takes the sampler over */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -246,7 +250,7 @@ static void start(void)
 
 static int thread_index(void)
 {
-    pid_t me = (pid_t)syscall(SYS_gettid);
+    pid_t me = rt_gettid();
     int n = __atomic_load_n(&tab->team_size, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++)
         if (__atomic_load_n(&tab->tid[i], __ATOMIC_RELAXED) == me)
@@ -254,10 +258,18 @@ static int thread_index(void)
     return -1;
 }
 
-/* The page the calling thread last retried, and how often: a fault that
- * repeats on it is the program's own (resolver state, signal-safe TLS). */
+/* The page the calling thread last retried (resolver state, signal-safe
+ * TLS): how many of its faults met the page being given back by another
+ * thread (waits), and how many since met its state clear. */
 static __thread __attribute__((tls_model("initial-exec"))) uintptr_t retry_page;
-static __thread __attribute__((tls_model("initial-exec"))) int retries;
+static __thread __attribute__((tls_model("initial-exec"))) unsigned retry_epoch;
+static __thread __attribute__((tls_model("initial-exec"))) int waits;
+static __thread __attribute__((tls_model("initial-exec"))) int clears;
+/* Bumped at every arming and disarming: faults on one page across them are
+ * new races with the sampler (a thread outside the team that reads the
+ * memory over and over can meet a disarm on one page twice, executions
+ * apart), not the program's own protection. */
+static unsigned epoch;
 
 static int resolve(void *addr, int code, void *ctx)
 {
@@ -275,18 +287,30 @@ static int resolve(void *addr, int code, void *ctx)
          * a moment later): retry the access once. A page that faults again
          * is the program's own (it protected the page itself). */
         int restoring = __atomic_load_n(state, __ATOMIC_ACQUIRE) & PAGE_RESTORING;
-        retries = retry_page == p ? retries + 1 : 1;
+        unsigned now = __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+        if (retry_page != p || retry_epoch != now)
+            waits = clears = 0;
         retry_page = p;
-        if (retries > (restoring ? MAX_RETRIES : 1))
-            return RT_FAULT_NOT_MINE;
-        if (retries > YIELD_AFTER)
-            sched_yield();
-        return RT_FAULT_RESOLVED;
+        retry_epoch = now;
+        if (restoring) {
+            /* The faults met while it was restoring do not count against
+             * the one retry a clear state gets: the access that faulted
+             * last may have raced the restorer's mprotect (a thread that
+             * waited 7 times was once declined at its 8th fault, the
+             * state cleared between that fault and its look). */
+            clears = 0;
+            if (++waits > MAX_RETRIES)
+                return RT_FAULT_NOT_MINE;
+            if (waits > YIELD_AFTER)
+                sched_yield();
+            return RT_FAULT_RESOLVED;
+        }
+        return ++clears > 1 ? RT_FAULT_NOT_MINE : RT_FAULT_RESOLVED;
     }
     uint8_t old = (uint8_t)given;
     retry_page = 0;
     unsigned cpu = 0;
-    syscall(SYS_getcpu, &cpu, NULL, NULL);
+    rt_getcpu(&cpu, NULL);
     int here = cpu < 4096 ? tab->node_of_cpu[cpu] : -1;
     int node = -1;
     if (emulate) {
@@ -300,7 +324,7 @@ static int resolve(void *addr, int code, void *ctx)
     } else {
         void *pages[1] = {(void *)p};
         int status[1] = {-1};
-        if (syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0) == 0 && status[0] >= 0 &&
+        if (rt_move_pages(1UL, pages, NULL, status, 0) == 0 && status[0] >= 0 &&
             status[0] < MAX_NODES)
             node = tab->node_of_kernel[status[0]];
         else if (status[0] == -ENOENT || status[0] == -EFAULT)
@@ -396,7 +420,22 @@ static int parse_maps_line(char *line, unsigned long *lo, unsigned long *hi, con
     return 0;
 }
 
-static void scan_maps(void)
+/* Whether [lo, hi) overlaps an area this source tracks. */
+static int tracked(uintptr_t lo, uintptr_t hi)
+{
+    for (int i = 0; i < nareas; i++)
+        if (areas[i].page && areas[i].start < hi && areas[i].end > lo)
+            return 1;
+    return 0;
+}
+
+/* The tracked areas from /proc/self/maps. Between executions (inside = 0)
+ * the scan is the truth: areas gone or resized give their claim and state
+ * back. Inside an execution (inside = 1) only mappings that overlap no
+ * tracked area are taken, as fresh areas: the pages protected meanwhile
+ * split tracked mappings into pieces that are no new memory, and an area
+ * that still has protected pages is never dropped. lock held. */
+static void scan_maps(int inside)
 {
     char exe[4096] = "";
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -404,7 +443,7 @@ static void scan_maps(void)
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f)
         return;
-    for (int i = 0; i < nareas; i++)
+    for (int i = 0; i < nareas && !inside; i++)
         areas[i].live = 0;
     char line[4400];
     uintptr_t prev_hi = 0;
@@ -414,10 +453,12 @@ static void scan_maps(void)
         const char *perms, *p;
         if (parse_maps_line(line, &lo, &hi, &perms, &p) != 0)
             continue;
-        if (wanted(lo, hi, perms, p, prev_hi, prev_guard, exe)) {
+        if ((!inside || !tracked(lo, hi)) && wanted(lo, hi, perms, p, prev_hi, prev_guard, exe)) {
             area_t *a = area_for(lo, hi);
-            if (a)
+            if (a) {
                 a->live = 1;
+                a->fresh = inside;
+            }
         }
         prev_guard = !strncmp(perms, "---p", 4) && !*p;
         prev_hi = hi;
@@ -425,7 +466,7 @@ static void scan_maps(void)
     fclose(f);
     /* Mappings that are gone (or changed size) give their claim and state
      * back: region_end left none of their pages protected. */
-    for (int i = 0; i < nareas;) {
+    for (int i = 0; i < nareas && !inside;) {
         if (areas[i].live) {
             i++;
             continue;
@@ -437,6 +478,78 @@ static void scan_maps(void)
         }
         i++;
     }
+}
+
+/* Protects one page in armed_stride of the live areas (only the fresh ones
+ * when fresh), from page offset of the first on, and when first touch is
+ * emulated every page whose node is still unknown; one mprotect per run of
+ * pages. Pages protected. lock held. */
+static size_t protect_sample(int fresh, size_t offset)
+{
+    size_t k = 0, protected_pages = 0;
+    for (int i = 0; i < nareas; i++) {
+        area_t *a = &areas[i];
+        if (!a->live || (fresh && !a->fresh))
+            continue;
+        a->fresh = 0;
+        size_t run = 0, run_len = 0;
+        uintptr_t resume = 0; /* the end of an excluded range the scan is in */
+        for (size_t pg = 0; pg <= a->npages; pg++, k++) {
+            uintptr_t at = a->start + pg * pagesz;
+            int take = pg < a->npages &&
+                       ((k % armed_stride) == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK)));
+            if (take && (at < resume || rt_fault_excluded(at, at + pagesz, &resume)))
+                take = 0; /* a thread's TCB, TLS or stack inside a merged mapping */
+            if (take) {
+                if (!run_len)
+                    run = pg;
+                run_len++;
+                __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
+                continue;
+            }
+            if (run_len && mprotect((void *)(a->start + run * pagesz), run_len * pagesz, PROT_NONE) != 0)
+                for (size_t q = run; q < run + run_len; q++)
+                    __atomic_fetch_and(&a->page[q], (uint8_t)~PAGE_PROTECTED, __ATOMIC_RELEASE);
+            else
+                protected_pages += run_len;
+            run_len = 0;
+        }
+    }
+    return protected_pages;
+}
+
+/* Pages of the live areas (only the fresh ones when fresh). */
+static size_t tracked_pages(int fresh)
+{
+    size_t total = 0;
+    for (int i = 0; i < nareas; i++)
+        total += areas[i].live && (!fresh || areas[i].fresh) ? areas[i].npages : 0;
+    return total;
+}
+
+/* Memory the program mapped while the execution runs (a long region whose
+ * threads map the blocks they sweep): it joins the sample, at the density
+ * the arming chose (at its own when the arming found nothing tracked), with
+ * what is left of the budget. lock held, armed. */
+static void sample_new_mappings(void)
+{
+    scan_maps(1);
+    size_t fresh = tracked_pages(1);
+    if (!fresh)
+        return;
+    size_t left = armed_budget > armed_pages ? armed_budget - armed_pages : 0;
+    size_t stride = armed_stride ? armed_stride : 1;
+    if (left && fresh / stride > left)
+        stride = fresh / left;
+    if (!left) { /* the budget is spent: these areas are tracked from the next execution on */
+        for (int i = 0; i < nareas; i++)
+            areas[i].fresh = 0;
+        return;
+    }
+    armed_stride = stride;
+    size_t got = protect_sample(1, 0);
+    armed_pages += got;
+    rt_verbose(2, "pagefault: %zu pages mapped inside the execution, %zu of them protected", fresh, got);
 }
 
 /* ---- arm and disarm around a sampled execution ---- */
@@ -468,6 +581,7 @@ static int someone_blocks_segv(void)
 static void disarm_locked(void)
 {
     armed = 0;
+    __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
         /* A thread outside the team that touches a page meanwhile finds
@@ -494,7 +608,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
      * never be sampled. Then the outer execution gives the sampler up (it
      * counts as not armed) and the nested region takes it. */
     if (armed) {
-        if (armed_by != (pid_t)syscall(SYS_gettid) || ++nested_declined <= HANDOVER_AFTER) {
+        if (armed_by != rt_gettid() || ++nested_declined <= HANDOVER_AFTER) {
             pthread_mutex_unlock(&lock);
             return;
         }
@@ -510,59 +624,33 @@ static void region_begin(const rt_sample_t *r, const void *team)
         return;
     }
     armed = 1;
+    __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     nested_declined = 0;
     armed_code = r->codeptr;
     armed_parent = r->parent_id;
     armed_team = team;
-    armed_by = (pid_t)syscall(SYS_gettid);
-    scan_maps();
-    size_t total = 0;
-    for (int i = 0; i < nareas; i++)
-        total += areas[i].live ? areas[i].npages : 0;
-    if (!total) {
-        pthread_mutex_unlock(&lock);
-        return;
-    }
+    armed_by = rt_gettid();
+    scan_maps(0);
+    size_t total = tracked_pages(0);
     size_t budget = (size_t)r->team_size * PAGES_PER_THREAD;
     if (budget > BUDGET_PAGES)
         budget = BUDGET_PAGES;
-    size_t stride = total > budget ? total / budget : 1;
-    size_t offset = (size_t)(rotation++ * 7919u) % stride;  /* a prime step visits every residue */
+    armed_budget = budget;
+    armed_stride = total > budget ? total / budget : 1;
+    armed_pages = 0;
     memset(tab->tid, 0, sizeof tab->tid);
     if (r->tids) /* a running team: its threads will not come to thread_begin */
         for (int i = 0; i < r->team_size; i++)
             tab->tid[i] = r->tids[i];
     __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
-    size_t k = 0, protected_pages = 0;
-    for (int i = 0; i < nareas; i++) {
-        area_t *a = &areas[i];
-        if (!a->live)
-            continue;
-        /* Runs of pages to protect, one mprotect each: the sample, and when
-         * first touch is emulated every page whose node is still unknown. */
-        size_t run = 0, run_len = 0;
-        uintptr_t resume = 0; /* the end of an excluded range the scan is in */
-        for (size_t pg = 0; pg <= a->npages; pg++, k++) {
-            uintptr_t at = a->start + pg * pagesz;
-            int take = pg < a->npages &&
-                       ((k % stride) == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK)));
-            if (take && (at < resume || rt_fault_excluded(at, at + pagesz, &resume)))
-                take = 0; /* a thread's TCB, TLS or stack inside a merged mapping */
-            if (take) {
-                if (!run_len)
-                    run = pg;
-                run_len++;
-                __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
-                continue;
-            }
-            if (run_len && mprotect((void *)(a->start + run * pagesz), run_len * pagesz, PROT_NONE) != 0)
-                for (size_t q = run; q < run + run_len; q++)
-                    __atomic_fetch_and(&a->page[q], (uint8_t)~PAGE_PROTECTED, __ATOMIC_RELEASE);
-            else
-                protected_pages += run_len;
-            run_len = 0;
-        }
+    if (!total) { /* nothing tracked yet: memory the team maps can still be sampled (peek) */
+        armed_stride = 0;
+        pthread_mutex_unlock(&lock);
+        return;
     }
+    size_t offset = (size_t)(rotation++ * 7919u) % armed_stride; /* a prime step visits every residue */
+    size_t protected_pages = protect_sample(0, offset);
+    armed_pages = protected_pages;
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected", r->id, protected_pages, total);
 }
@@ -573,7 +661,7 @@ static void thread_begin(const rt_sample_t *r, int index, const void *team)
 {
     if (tab && __atomic_load_n(&armed, __ATOMIC_ACQUIRE) && index < MAX_TEAM && team == armed_team &&
         r->codeptr == armed_code && r->parent_id == armed_parent)
-        __atomic_store_n(&tab->tid[index], (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+        __atomic_store_n(&tab->tid[index], rt_gettid(), __ATOMIC_RELEASE);
 }
 
 /* Every protection goes before the construct's end: the thread that armed
@@ -584,7 +672,7 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&lock);
-    if (!armed || armed_by != (pid_t)syscall(SYS_gettid) || armed_code != r->codeptr ||
+    if (!armed || armed_by != rt_gettid() || armed_code != r->codeptr ||
         armed_parent != r->parent_id) {
         pthread_mutex_unlock(&lock);
         return 0;
@@ -611,7 +699,9 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
 }
 
 /* The counts of the armed execution so far: the resolver adds to them
- * while the team runs, region_end moves them out under the lock. */
+ * while the team runs, region_end moves them out under the lock. A long
+ * execution is read more than once (the migration monitor reads it every
+ * period): memory mapped since the last look joins the sample first. */
 static int peek(const rt_sample_t *r, uint64_t *tnt)
 {
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
@@ -621,6 +711,7 @@ static int peek(const rt_sample_t *r, uint64_t *tnt)
     if (armed && armed_code == r->codeptr && armed_parent == r->parent_id &&
         __atomic_load_n(&tab->team_size, __ATOMIC_ACQUIRE) == r->team_size && r->team_size <= MAX_TEAM &&
         r->nnodes <= MAX_NODES) {
+        sample_new_mappings();
         for (int t = 0; t < r->team_size; t++)
             for (int n = 0; n < r->nnodes; n++)
                 tnt[(size_t)t * (size_t)r->nnodes + (size_t)n] =

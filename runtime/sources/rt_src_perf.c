@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_log.h"
+#include "rt_sys.h"
 #include "rt_perf.h"
 #include "rt_settings.h"
 #include "rt_sources.h"
@@ -97,11 +97,6 @@ static int armed_parent;
 static pid_t armed_by;
 static const void *armed_team;
 static int armed_size;
-
-static pid_t gettid_(void)
-{
-    return (pid_t)syscall(SYS_gettid);
-}
 
 static void base_attr(struct perf_event_attr *a)
 {
@@ -220,12 +215,12 @@ static void start(void)
 
 static int thread_gone(pid_t tid)
 {
-    return syscall(SYS_tgkill, getpid(), tid, 0) != 0 && errno == ESRCH;
+    return rt_tgkill(tid, 0) != 0 && errno == ESRCH;
 }
 
 static int my_event(void)
 {
-    pid_t me = gettid_();
+    pid_t me = rt_gettid();
     if (my_ev >= 0 && st->ev[my_ev].tid == me)
         return my_ev;
     pthread_mutex_lock(&ev_lock);
@@ -269,7 +264,7 @@ static void region_begin(const rt_sample_t *s, const void *team)
         armed_parent = s->parent_id;
         armed_team = team;
         armed_size = s->team_size;
-        armed_by = gettid_();
+        armed_by = rt_gettid();
         for (int i = 0; i < s->team_size; i++) {
             st->team_ev[i] = -1;
             st->team_tid[i] = 0;
@@ -285,7 +280,7 @@ static void thread_begin(const rt_sample_t *s, int index, const void *team)
         s->parent_id != armed_parent || index < 0 || index >= armed_size)
         return;
     int e = my_event();
-    st->team_tid[index] = gettid_();
+    st->team_tid[index] = rt_gettid();
     __atomic_store_n(&st->team_ev[index], e, __ATOMIC_RELEASE);
     if (e >= 0)
         rt_perf_enable(st->ev[e].ring.fd);
@@ -319,7 +314,7 @@ static void flush(reading_t *rd)
             count(rd->s, st->thread[i], rt_topo_node_of_cpu(&rt_mach->topo, st->cpu[i]), rd->added);
         return;
     }
-    if (syscall(SYS_move_pages, 0, (unsigned long)n, st->page, NULL, st->status, 0) != 0) {
+    if (rt_move_pages((unsigned long)n, st->page, NULL, st->status, 0) != 0) {
         rd->unplaced += (uint64_t)n;
         return;
     }
@@ -359,7 +354,7 @@ static int region_end(const rt_sample_t *s, uint64_t *added)
     if (!st || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&lock);
-    if (!armed || armed_by != gettid_() || armed_code != s->codeptr || armed_parent != s->parent_id) {
+    if (!armed || armed_by != rt_gettid() || armed_code != s->codeptr || armed_parent != s->parent_id) {
         pthread_mutex_unlock(&lock);
         return 0;
     }
