@@ -547,11 +547,10 @@ int pl_data_plan(const pl_topo_t *topo, const pl_model_t *model, pl_data_sample_
     return 0;
 }
 
-int pl_data_prefer(const pl_data_plan_t *plan, const pl_data_params_t *params, double thread_gain,
-                   double thread_us)
+int pl_data_prefer(const pl_data_plan_t *plan, double threads_saved_us, double threads_cost_us)
 {
-    if (!plan || !params || !plan->enough)
+    if (!plan || !plan->enough)
         return 0;
-    double threads = thread_gain > 0 ? thread_gain * params->cp_ns / 1000.0 * params->executions - thread_us : 0;
-    return plan->worst_saved_us - plan->cost_us > threads;
+    double threads = threads_saved_us - threads_cost_us;
+    return plan->worst_saved_us - plan->cost_us > (threads > 0 ? threads : 0);
 }

@@ -160,14 +160,14 @@ int pl_data_plan(const pl_topo_t *topo, const pl_model_t *model, pl_data_sample_
                  pl_data_plan_t *plan, void *work, size_t work_bytes);
 
 /*
- * Threads or data (Broquedis et al. section 4.4: move the cheaper). Moving
- * the threads saves thread_gain (their relative gain at worst, 0 when they
- * do not move) of each remaining execution and costs thread_us; the data
- * plan saves its worst_saved_us and costs its cost_us. 1 when the plan is
- * enough and saves more net of its cost than the threads would, else 0.
+ * Threads or data (Broquedis et al. section 4.4: move the cheaper). The
+ * threads' option saves threads_saved_us at worst over the remaining
+ * executions (their move, and the data's move on top of it when there is
+ * one: the paper's mixed move) and costs threads_cost_us; the data's
+ * option is plan, the threads staying where they run. 1 when the plan is
+ * enough and saves more net of its cost than the threads' option, else 0.
  */
-int pl_data_prefer(const pl_data_plan_t *plan, const pl_data_params_t *params, double thread_gain,
-                   double thread_us);
+int pl_data_prefer(const pl_data_plan_t *plan, double threads_saved_us, double threads_cost_us);
 
 const char *pl_data_kind_name(pl_data_kind_t kind); /* "migrate", "interleave" */
 

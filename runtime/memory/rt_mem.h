@@ -183,6 +183,13 @@ void rt_mem_get_stats(rt_mem_stats_t *out);
 
 /* ---- costs (rt_mem_cost.c) ---- */
 
+/* The migration line (us per call, per page) for a decision made while the
+ * program runs: `ompnuma calibrate`'s cache for this machine, never a
+ * calibration (that would stall the program: rt_mem_model may calibrate).
+ * 0 with source "calibrated: ..." filled, or -1 when nothing is cached (the
+ * caller keeps its own line). */
+int  rt_mem_cost_line(double *a_us, double *b_us, char *source, size_t len);
+
 /* The calibrated model. Migration: a_us + b_us * pages. Access: latency and
  * bandwidth measured locally, scaled by distance(from, to) / distance(from, from). */
 typedef struct rt_mem_model {

@@ -11,11 +11,11 @@
 
 /* Open addressing over (codeptr, team size, parent, parent index). A program has tens of
  * regions, rarely hundreds; a full table leaves new regions unmeasured. */
-#define TABLE_SIZE 8192
+#define TABLE_SIZE (2 * RT_MAX_REGIONS)
 #define TABLE_MASK (TABLE_SIZE - 1)
-/* At most half full: a lookup that misses (a region never seen, or one
- * beyond the last) stops at an empty slot after a few probes. */
-#define MAX_REGIONS (TABLE_SIZE / 2)
+/* At most half full (RT_MAX_REGIONS): a lookup that misses (a region never
+ * seen, or one beyond the last) stops at an empty slot after a few probes. */
+#define MAX_REGIONS RT_MAX_REGIONS
 
 static rt_region_t *table[TABLE_SIZE];       /* published with release stores */
 static rt_region_t *by_id[MAX_REGIONS];

@@ -13,6 +13,11 @@ struct rt_thread;
 /* A construct's timing windows are this many times `sample` executions (rt_loop.c). */
 #define RT_LOOP_WINDOW 2
 
+/* Most regions (and loops placed inside one) a process records: ids are
+ * 0 .. RT_MAX_REGIONS - 1, so a part may keep its own state per region in
+ * an array indexed by id. */
+#define RT_MAX_REGIONS 4096
+
 /* Deepest nesting whose regions are measured; deeper teams still run, unmeasured. */
 #define RT_MAX_DEPTH 8
 

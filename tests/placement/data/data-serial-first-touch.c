@@ -28,13 +28,15 @@ int main(void)
     show_plan("short", &two, s, n, 2, where, &range, 1, &p, base);
     // CHECK: short: rc 0 samples 128 remote 64 candidates 1 actions 1 gain 0.538 worst 0.418 saved 0.8 ms cost 45.2 ms pages 4097 enough 0
     // Moving the threads could do as well for nothing: both on node 0 (capacity allowing) make every
-    // reference local, so threads win (Broquedis et al. 4.4); with no thread move (gain 0), the data.
-    p = data_params(100, 30);
-    p.bridge_bytes = 256 * 1024;
+    // reference local, 50 % of 100 ms x 30 saved for 5 us, so threads win (Broquedis et al. 4.4); with
+    // no thread move, the data; a plan that is not enough never wins.
     pl_data_plan_t plan = {.enough = 1, .worst = 0.418, .worst_saved_us = 1254.8e3, .cost_us = 45.2e3};
-    printf("threads gain 0.5: data %d; no thread move: data %d\n", pl_data_prefer(&plan, &p, 0.5, 5),
-           pl_data_prefer(&plan, &p, 0, 0));
-    // CHECK: threads gain 0.5: data 0; no thread move: data 1
+    pl_data_plan_t thin = plan;
+    thin.enough = 0;
+    printf("threads save 1500 ms: data %d; no thread move: data %d; not enough: data %d\n",
+           pl_data_prefer(&plan, 1500e3, 5), pl_data_prefer(&plan, 0, 0), pl_data_prefer(&thin, 0, 0));
+    // CHECK: threads save 1500 ms: data 0; no thread move: data 1; not enough: data 0
+    p = data_params(100, 30);
     // Without a bridge, twice the samples' mean gap (512 KiB): the end reaches 256 KiB past the last
     // sample, beyond the mapping, which bounds it.
     p.bridge_bytes = 0;
