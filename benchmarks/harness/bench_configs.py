@@ -20,12 +20,15 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # mapping spends 1/33 of its time on trials instead of the default's 1/5.
 # bubble-memory: the bubble scheduler that pulls nested teams to the memory attached to them
 # (omp_numa_attach: Nested-/Twisted-STREAM's -H).
+# pagefault: the defaults with the page sampler named: in a VM without a PMU `auto` takes no
+# source with addresses, and the page sampler stands in for a PMU's address samples (data placement).
 NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
          "bubble-memory": "bubble,scheduler=memory",
          "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
          "critpath-imar2": ("critpath,track=anon,sample=2,migrate=imar2",
                             {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
-         "imar2-rest32": "imar2,period_max=32000"}
+         "imar2-rest32": "imar2,period_max=32000",
+         "pagefault": "critpath,source=pagefault"}
 # A configuration name ending in this runs in a guest booted with Linux's automatic NUMA balancing on
 # (with --vm only): the kernel's own answer to misplaced memory, as a column beside ompnuma's.
 BALANCING = "+balancing"
@@ -114,6 +117,9 @@ def unavailable_reason(config, libdir, program_path):
     if not os.access(program_path, os.X_OK):
         if config.variant == "gcc":
             return "no gcc build %s" % program_path
+        if os.path.basename(program_path).startswith("app-"):
+            return "no program %s (its Debian packages: benchmarks/apps/deps.txt, tools/bootstrap setup-apps)" % (
+                program_path)
         return "no program %s" % program_path
     if config.dropin:
         lib = "libgomp.so.1" if config.variant == "gcc" else "libomp.so.5"

@@ -53,15 +53,21 @@ def stop_pool(runner, pool):
         sys.path.pop(0)
 
 
-def remote_share(runner, counts_path):
-    """Percent of the plugin's counted misses that went to another node than the missing vCPU's, or None."""
+def remote_shares(runner, counts_path):
+    """{"remote_share_pct": P} (percent of the plugin's counted misses that went to another node than the
+    missing vCPU's), and "remote_share_tagT_pct" for each tag T the program marked (benchmarks/patterns:
+    tag 2 = the second half of its iterations, once a placement settled); {} when unreadable."""
     sys.path.insert(0, os.path.dirname(runner[1]))
     try:
         import numavm_emu
         with open(counts_path) as f:
-            return numavm_emu.remote_share(json.load(f))
+            counts = json.load(f)
+        shares = {"remote_share_pct": numavm_emu.remote_share(counts)}
+        for t in counts.get("tags", []):
+            shares["remote_share_tag%d_pct" % t["tag"]] = numavm_emu.remote_share(counts, t["misses"])
+        return {k: v for k, v in shares.items() if v is not None}
     except (OSError, ValueError, KeyError, IndexError, TypeError):
-        return None
+        return {}
     finally:
         sys.path.pop(0)
 
