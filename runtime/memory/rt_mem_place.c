@@ -115,6 +115,18 @@ static int move_all(rt_mem_undo_t *u, const int *nodes, int n, batch_t *b)
     return rc;
 }
 
+/* The end of a move or an undo: the sampler may watch again, the time it
+ * took; rc, errno as the move left it. */
+static int finish(const struct rt_mem_sampler *h, uint64_t t0, double *ms, batch_t *b, int rc)
+{
+    int err = errno;
+    rt_mem_i_unhold(h);
+    *ms = (double)(rt_now_ns() - t0) / 1e6;
+    free(b);
+    errno = err;
+    return rc;
+}
+
 static int place(uintptr_t lo, uintptr_t hi, const int *nodes, int n, int policy, rt_mem_undo_t *u)
 {
     *u = (rt_mem_undo_t){.lo = lo, .hi = hi};
@@ -141,12 +153,7 @@ static int place(uintptr_t lo, uintptr_t hi, const int *nodes, int n, int policy
     }
     if (rc == 0)
         rc = move_all(u, nodes, n, b);
-    int err = errno;
-    rt_mem_i_unhold(h);
-    u->move_ms = (double)(rt_now_ns() - t0) / 1e6;
-    free(b);
-    errno = err;
-    return rc;
+    return finish(h, t0, &u->move_ms, b, rc);
 }
 
 int rt_mem_place_range(uintptr_t lo, uintptr_t hi, int node, rt_mem_undo_t *undo)
@@ -198,12 +205,7 @@ int rt_mem_undo_range(rt_mem_undo_t *u)
             u->back += b->status[i] == b->node[i];
         done += k;
     }
-    int err = errno;
-    rt_mem_i_unhold(h);
-    u->undo_ms = (double)(rt_now_ns() - t0) / 1e6;
-    free(b);
-    errno = err;
-    return rc;
+    return finish(h, t0, &u->undo_ms, b, rc);
 }
 
 void rt_mem_undo_free(rt_mem_undo_t *u)
