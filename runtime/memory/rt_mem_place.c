@@ -76,41 +76,58 @@ static int target(const rt_mem_undo_t *u, size_t i, const int *nodes, int n)
     return nodes[((u->lo + i * rt_mem_pagesz) / unit) % (uintptr_t)n];
 }
 
-/* Record every page's node, move the present ones that are elsewhere to
- * their target, and count what moved (read back: a huge page's tail pages
- * report the head's outcome only there). */
+/* Batch `done` of the range: its pages' addresses into b->page; its size. */
+static size_t batch_pages(const rt_mem_undo_t *u, size_t done, batch_t *b)
+{
+    size_t npages = (u->hi - u->lo) / rt_mem_pagesz, k = npages - done < BATCH ? npages - done : BATCH;
+    for (size_t i = 0; i < k; i++)
+        b->page[i] = (void *)(u->lo + (done + i) * rt_mem_pagesz);
+    return k;
+}
+
+/* Record every page's node, then move the present ones that are elsewhere
+ * to their target, then count what moved. Recorded first, for the whole
+ * range: a huge page that straddles two batches moves whole with its first
+ * small page, and the next batch would record its tail where it went, so
+ * that an undo would leave it there. Counted after, read back: a huge
+ * page's tail pages report the head's outcome only there. */
 static int move_all(rt_mem_undo_t *u, const int *nodes, int n, batch_t *b)
 {
     size_t npages = (u->hi - u->lo) / rt_mem_pagesz;
-    int rc = 0;
-    for (size_t done = 0; done < npages && rc == 0;) {
-        size_t k = npages - done < BATCH ? npages - done : BATCH;
-        for (size_t i = 0; i < k; i++)
-            b->page[i] = (void *)(u->lo + (done + i) * rt_mem_pagesz);
+    for (size_t done = 0, k; done < npages; done += k) {
+        k = batch_pages(u, done, b);
         if (rt_pages_where(b->page, k, b->status) != 0)
             return -1;
+        for (size_t i = 0; i < k; i++)
+            u->node[done + i] = (int16_t)(b->status[i] >= 0 ? b->status[i] : -1);
+    }
+    int rc = 0;
+    for (size_t done = 0, k; done < npages && rc == 0; done += k) {
+        k = batch_pages(u, done, b);
         size_t m = 0;
         for (size_t i = 0; i < k; i++) {
-            int st = b->status[i], want = target(u, done + i, nodes, n);
-            u->node[done + i] = (int16_t)(st >= 0 ? st : -1);
-            if (st >= 0 && st != want) {
+            int want = target(u, done + i, nodes, n);
+            if (u->node[done + i] >= 0 && u->node[done + i] != want) {
                 b->away[m] = b->page[i];
                 b->to[m++] = want;
             }
         }
         if (m && rt_pages_move(b->away, b->to, m, b->status) != 0)
             rc = -1;
-        if (m && rt_pages_where(b->page, k, b->status) == 0)
-            for (size_t i = 0; i < k; i++) {
-                int before = u->node[done + i], want = target(u, done + i, nodes, n);
-                if (before < 0 || before == want)
-                    continue;
-                if (b->status[i] == want)
-                    u->moved++;
-                else
-                    u->failed++;
-            }
-        done += k;
+    }
+    for (size_t done = 0, k; done < npages; done += k) {
+        k = batch_pages(u, done, b);
+        if (rt_pages_where(b->page, k, b->status) != 0)
+            break;
+        for (size_t i = 0; i < k; i++) {
+            int before = u->node[done + i], want = target(u, done + i, nodes, n);
+            if (before < 0 || before == want)
+                continue;
+            if (b->status[i] == want)
+                u->moved++;
+            else
+                u->failed++;
+        }
     }
     return rc;
 }
@@ -186,10 +203,9 @@ int rt_mem_undo_range(rt_mem_undo_t *u)
     int rc = u->policy ? rt_pages_default_policy(u->lo, u->hi) : 0;
     size_t npages = (u->hi - u->lo) / rt_mem_pagesz;
     u->back = 0;
-    for (size_t done = 0; done < npages && rc == 0;) {
-        size_t k = npages - done < BATCH ? npages - done : BATCH, m = 0;
-        for (size_t i = 0; i < k; i++)
-            b->page[i] = (void *)(u->lo + (done + i) * rt_mem_pagesz);
+    for (size_t done = 0, k; done < npages && rc == 0; done += k) {
+        size_t m = 0;
+        k = batch_pages(u, done, b);
         if (rt_pages_where(b->page, k, b->status) != 0) {
             rc = -1;
             break;
@@ -203,7 +219,6 @@ int rt_mem_undo_range(rt_mem_undo_t *u)
             rc = -1;
         for (size_t i = 0; i < m; i++)
             u->back += b->status[i] == b->node[i];
-        done += k;
     }
     return finish(h, t0, &u->undo_ms, b, rc);
 }
