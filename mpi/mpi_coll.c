@@ -119,72 +119,72 @@ static uint64_t contribution(const void *sbuf, int scount, MPI_Datatype stype, i
     mpi_leave();                                                                               \
     return rc;
 
-MPI_API int MPI_Barrier(MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Barrier(MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Barrier(comm);
     WRAP_END(everyone(comm, k, 0))
 }
 
-MPI_API int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Bcast(buf, count, type, root, comm);
     WRAP_END(from_root(comm, k, root, mpi_bytes(count, type)))
 }
 
-MPI_API int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                       int root, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                              int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
     WRAP_END(to_root(comm, k, root, mpi_bytes(count, type)))
 }
 
-MPI_API int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                          MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                                 MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
     WRAP_END(everyone(comm, k, mpi_bytes(count, type)))
 }
 
-MPI_API int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                       MPI_Datatype rtype, int root, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     WRAP_END(to_root(comm, k, root, mpi_bytes(scount, stype)))
 }
 
-MPI_API int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                        const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
-                        MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                               const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                               MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
     WRAP_END(to_root(comm, k, root, mpi_bytes(scount, stype)))
 }
 
-MPI_API int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                        MPI_Datatype rtype, int root, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     WRAP_END(from_root(comm, k, root, mpi_bytes(scount, stype)))
 }
 
-MPI_API int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
-                         MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                         MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
+                                MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                                MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
     WRAP_END(scatterv(comm, k, root, scounts, stype))
 }
 
-MPI_API int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                          MPI_Datatype rtype, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     WRAP_END(everyone(comm, k, contribution(sbuf, scount, stype, rcount, rtype)))
 }
 
-MPI_API int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                           const int rcounts[], const int displs[], MPI_Datatype rtype,
-                           MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                  const int rcounts[], const int displs[], MPI_Datatype rtype,
+                                  MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     /* In place, this rank's block is its own entry of rcounts. */
@@ -195,16 +195,16 @@ MPI_API int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, voi
                                                    : mpi_bytes(scount, stype)))
 }
 
-MPI_API int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                         MPI_Datatype rtype, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     WRAP_END(everyone(comm, k, contribution(sbuf, scount, stype, rcount, rtype)))
 }
 
-MPI_API int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                          MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
-                          MPI_Datatype rtype, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                                 MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
+                                 MPI_Datatype rtype, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
                                        comm);
@@ -212,29 +212,29 @@ MPI_API int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdisp
                                   : alltoallv(comm, k, scounts, stype))
 }
 
-MPI_API int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
-                                     MPI_Op op, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
+                                            MPI_Op op, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
     WRAP_END(everyone(comm, k, mpi_bytes(rcount, type)))
 }
 
-MPI_API int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
-                               MPI_Op op, MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+                                      MPI_Op op, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
     WRAP_END(alltoallv(comm, k, rcounts, type))
 }
 
-MPI_API int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                     MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                            MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Scan(sbuf, rbuf, count, type, op, comm);
     WRAP_END(above(comm, k, mpi_bytes(count, type)))
 }
 
-MPI_API int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                       MPI_Comm comm)
+OMPNUMA_EXPORT int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
     WRAP_END(above(comm, k, mpi_bytes(count, type)))
@@ -242,56 +242,56 @@ MPI_API int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype typ
 
 /* Non-blocking collectives: the same traffic, counted when posted. */
 
-MPI_API int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Ibarrier(comm, req);
     WRAP_END(everyone(comm, k, 0))
 }
 
-MPI_API int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
-                       MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+                              MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Ibcast(buf, count, type, root, comm, req);
     WRAP_END(from_root(comm, k, root, mpi_bytes(count, type)))
 }
 
-MPI_API int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                        int root, MPI_Comm comm, MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                               int root, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req);
     WRAP_END(to_root(comm, k, root, mpi_bytes(count, type)))
 }
 
-MPI_API int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                           MPI_Comm comm, MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                                  MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req);
     WRAP_END(everyone(comm, k, mpi_bytes(count, type)))
 }
 
-MPI_API int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                           MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
     WRAP_END(everyone(comm, k, contribution(sbuf, scount, stype, rcount, rtype)))
 }
 
-MPI_API int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                          MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
     WRAP_END(everyone(comm, k, contribution(sbuf, scount, stype, rcount, rtype)))
 }
 
-MPI_API int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                        MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
     WRAP_END(to_root(comm, k, root, mpi_bytes(scount, stype)))
 }
 
-MPI_API int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                         MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
     WRAP_END(from_root(comm, k, root, mpi_bytes(scount, stype)))

@@ -1,17 +1,15 @@
-/* mpi_init.c: MPI_Init*, MPI_Finalize and MPI_Abort hooks: local ranks, shared-memory rows, the host's mapper thread. */
+/* mpi_init.c: MPI_Init*, MPI_Finalize and MPI_Abort hooks: the runtime loaded, the local ranks found, each rank's row and the host's mapper set up through it. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "mpi_state.h"
-#include "rt_log.h"
 
 mpi_state_t mpi_g = { .local = MPI_COMM_NULL, .comm_keyval = MPI_KEYVAL_INVALID };
 __thread int mpi_depth;
@@ -83,23 +81,40 @@ const int *mpi_comm_world_ranks(MPI_Comm comm, int *size)
     return t->world;
 }
 
-/* ------------------------------------------------- who moves the threads */
+/* ------------------------------------------------------------- the runtime */
 
-rt_affinity_allot_fn *mpi_allot_owner(void)
+/* The one line this layer says itself: when there is no runtime to say it
+ * (rt_log.h's form: one write, "ompnuma: warning: ", a newline). */
+static void warn_unloaded(const char *why)
 {
-    /* Looked up at each remap (rare): the tool may be loaded after
-     * MPI_Init (OMP_TOOL_LIBRARIES is read at the first OpenMP construct).
-     * The drop-in facades load libompnuma.so globally; libomp loads a tool
-     * named in OMP_TOOL_LIBRARIES locally, found by its name. */
-    void *f = dlsym(RTLD_DEFAULT, RT_AFFINITY_ALLOT_SYMBOL);
-    if (!f) {
-        void *h = dlopen("libompnuma.so", RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            f = dlsym(h, RT_AFFINITY_ALLOT_SYMBOL);
-            dlclose(h);
-        }
+    char line[1024];
+    int n = snprintf(line, sizeof line, "ompnuma: warning: OMP_PLACEMENT_MPI: cannot load %s (%s); using off\n",
+                     RT_MPI_LIBRARY, why);
+    if (n <= 0)
+        return;
+    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    line[len - 1] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, len);
+    (void)w;
+}
+
+/* libompnuma.so's table (rt_mpi.h says why by name, at run time and
+ * RTLD_LOCAL); the library stays loaded as long as the process. NULL and
+ * why when it cannot be loaded or is not of this build. */
+static const rt_mpi_ops_t *load_runtime(char *why, size_t len)
+{
+    void *h = dlopen(RT_MPI_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, len, "%s", dlerror());
+        return NULL;
     }
-    return (rt_affinity_allot_fn *)f;
+    const rt_mpi_ops_t *(*entry)(void) = (const rt_mpi_ops_t *(*)(void))dlvsym(h, RT_MPI_SYMBOL, RT_MPI_VERSION);
+    const rt_mpi_ops_t *ops = entry ? entry() : NULL;
+    if (ops && ops->size == sizeof *ops)
+        return ops;
+    snprintf(why, len, "it has no %s@%s of this build", RT_MPI_SYMBOL, RT_MPI_VERSION);
+    dlclose(h);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ set-up */
@@ -117,16 +132,10 @@ static uint64_t job_token(void)
 
 void mpi_unlink_rows(void)
 {
-    if (mpi_g.row && mpi_g.name[0])
-        shm_unlink(mpi_g.name);
     /* Every rank knows its host's ranks: the one that aborts removes them all
      * (the others are about to be killed and would leave theirs behind). */
-    if (mpi_g.local_world)
-        for (int i = 0; i < mpi_g.local_size; i++) {
-            char name[128];
-            rt_mpishm_name(name, sizeof name, mpi_g.key, mpi_g.local_world[i]);
-            shm_unlink(name);
-        }
+    if (mpi_g.row)
+        mpi_g.rt->rows_unlink(&mpi_g.me);
 }
 
 static void at_exit(void)
@@ -145,140 +154,88 @@ static void own(int peers, uint64_t bytes)
 
 static void release_host(void)
 {
-    if (mpi_g.rows) {
-        for (int i = 0; i < mpi_g.local_size; i++)
-            if (mpi_g.rows[i] && mpi_g.rows[i] != mpi_g.row)
-                rt_mpishm_unmap(mpi_g.rows[i], mpi_g.world_size);
-    }
-    free(mpi_g.rows);
-    free(mpi_g.names);
     free(mpi_g.local_world);
-    mpi_g.rows = NULL;
-    mpi_g.names = NULL;
     mpi_g.local_world = NULL;
-    if (mpi_g.topo_loaded)
-        rt_topo_free(&mpi_g.topo);
-    mpi_g.topo_loaded = 0;
+    mpi_g.me.local_world = NULL;
 }
 
 void mpi_setup(void)
 {
-    int wr = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &wr);
-    /* Every rank reads the variable; rank 0 alone speaks, so a job prints
-     * each warning once. */
-    rt_mpimap_settings_parse(&mpi_g.settings, getenv("OMP_PLACEMENT_MPI"), wr == 0);
-    if (!mpi_g.settings.enabled)
+    /* Unset or empty is off: the runtime is not even loaded. */
+    const char *asked = getenv("OMP_PLACEMENT_MPI");
+    if (!asked || !*asked)
         return;
-    rt_log_verbosity = mpi_g.settings.verbose;
-    mpi_g.world_rank = wr;
-    PMPI_Comm_size(MPI_COMM_WORLD, &mpi_g.world_size);
+    rt_mpi_rank_t *me = &mpi_g.me;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me->world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &me->world_size);
+    int wr = me->world_rank, ws = me->world_size;
+    char why[512];
+    const rt_mpi_ops_t *rt = load_runtime(why, sizeof why);
+    if (!rt)
+        warn_unloaded(why);
+    /* The set-up is collective: every rank goes on, or none does. */
+    int on = rt ? rt->begin(wr) : 0, all_on = 0;
+    PMPI_Allreduce(&on, &all_on, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_on) {
+        if (on && wr == 0)
+            rt->warn("OMP_PLACEMENT_MPI: another rank cannot load %s; using off", RT_MPI_LIBRARY);
+        return;
+    }
+    mpi_g.rt = rt;
     if (gethostname(mpi_g.host, sizeof mpi_g.host - 1))
         snprintf(mpi_g.host, sizeof mpi_g.host, "localhost");
+    me->host = mpi_g.host;
 
     if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &mpi_g.local)
         != MPI_SUCCESS) {
         if (wr == 0)
-            rt_warn("OMP_PLACEMENT_MPI: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed; using off");
+            rt->warn("OMP_PLACEMENT_MPI: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed; using off");
         return;
     }
-    PMPI_Comm_rank(mpi_g.local, &mpi_g.local_rank);
-    PMPI_Comm_size(mpi_g.local, &mpi_g.local_size);
-    int ls = mpi_g.local_size, lr = mpi_g.local_rank;
+    PMPI_Comm_rank(mpi_g.local, &me->local_rank);
+    PMPI_Comm_size(mpi_g.local, &me->nlocal);
+    int ls = me->nlocal, lr = me->local_rank;
     int is0 = lr == 0;
-    PMPI_Allreduce(&is0, &mpi_g.nhosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    PMPI_Allreduce(&is0, &me->nhosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 
     /* The host's key (local rank 0's pid) names the rows; the token tells
      * this job's rows from a killed run's under a reused pid. */
     struct { long key; uint64_t token; } id = { (long)getpid(), job_token() };
     PMPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, mpi_g.local);
-    if (lr == 0)
-        rt_mpishm_sweep();
-    mpi_g.key = id.key;
-    rt_mpishm_name(mpi_g.name, sizeof mpi_g.name, id.key, wr);
-    int replaced = 0;
-    int rc = rt_mpishm_create(mpi_g.name, wr, mpi_g.world_size, id.token, &mpi_g.row, &replaced);
-    if (rc)
-        mpi_g.row = NULL;
-    else if (replaced)
-        rt_verbose(1, "mpi: replaced the stale shared-memory object %s of a killed run", mpi_g.name);
+    me->key = id.key;
+    me->token = id.token;
+    mpi_g.row = rt->row_create(me);
+    int create_errno = errno;
 
-    int ok = rc == 0, all = 0;
+    int ok = mpi_g.row != NULL, all = 0;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, mpi_g.local);
     mpi_g.local_world = calloc((size_t)ls, sizeof(int));
     int lw_ok = mpi_g.local_world != NULL, lw_all = 0;
     PMPI_Allreduce(&lw_ok, &lw_all, 1, MPI_INT, MPI_MIN, mpi_g.local);
     if (!all || !lw_all) {
         if (lr == 0)
-            rt_warn("OMP_PLACEMENT_MPI: cannot create the shared-memory rows on %s (%s); using off",
-                    mpi_g.host, ok ? "another rank failed" : strerror(-rc));
+            rt->warn("OMP_PLACEMENT_MPI: cannot create the shared-memory rows on %s (%s); using off",
+                     mpi_g.host, ok ? "another rank failed" : strerror(create_errno));
         goto fail;
     }
     PMPI_Allgather(&wr, 1, MPI_INT, mpi_g.local_world, 1, MPI_INT, mpi_g.local);
+    me->local_world = mpi_g.local_world;
     if (mpi_g.comm_keyval == MPI_KEYVAL_INVALID)
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop_table, &mpi_g.comm_keyval, NULL);
 
-    int started = 1;
-    if (lr == 0) {
-        started = 0;
-        char err[256] = "";
-        mpi_g.rows = calloc((size_t)ls, sizeof *mpi_g.rows);
-        mpi_g.names = calloc((size_t)ls, sizeof *mpi_g.names);
-        if (!mpi_g.rows || !mpi_g.names)
-            snprintf(err, sizeof err, "out of memory");
-        else if (rt_topo_load(mpi_g.settings.topology[0] ? mpi_g.settings.topology : NULL,
-                              &mpi_g.topo, err, sizeof err) == 0)
-            mpi_g.topo_loaded = 1;
-        if (mpi_g.topo_loaded) {
-            started = 1;
-            for (int i = 0; i < ls; i++) {
-                rt_mpishm_name(mpi_g.names[i], sizeof mpi_g.names[i], id.key, mpi_g.local_world[i]);
-                if (i == 0) {
-                    mpi_g.rows[i] = mpi_g.row;
-                    continue;
-                }
-                int orc = rt_mpishm_open(mpi_g.names[i], mpi_g.world_size, id.token, &mpi_g.rows[i]);
-                if (orc) {
-                    snprintf(err, sizeof err, "rank %d's row: %s", mpi_g.local_world[i], strerror(-orc));
-                    started = 0;
-                    break;
-                }
-            }
-        }
-        if (started) {
-            rt_mpimap_config_t cfg = { &mpi_g.settings, &mpi_g.topo, mpi_g.world_size, ls,
-                                       mpi_g.local_world, mpi_g.rows, mpi_g.host, mpi_g.nhosts };
-            int src = rt_mpimap_start(&mpi_g.mapper, &cfg);
-            if (src) {
-                snprintf(err, sizeof err, "mapper thread: %s", strerror(-src));
-                started = 0;
-            }
-        }
-        if (!started)
-            rt_warn("OMP_PLACEMENT_MPI: no mapper on %s (%s); using off", mpi_g.host, err);
-        else if (wr == 0 && mpi_g.settings.verbose) {
-            char set[512];
-            rt_mpimap_settings_format(&mpi_g.settings, set, sizeof set);
-            rt_verbose(1, "mpi: %s on %d host(s), %d rank(s); topology %s (%d nodes)%s", set,
-                       mpi_g.nhosts, mpi_g.world_size, mpi_g.topo.origin, mpi_g.topo.nnodes,
-                       mpi_g.settings.dry_run || !mpi_g.topo.this_system ? ", dry run" : "");
-        }
-    }
-    int all_started = 0;
+    int started = lr != 0 || rt->mapper_start(me) == 0, all_started = 0;
     PMPI_Allreduce(&started, &all_started, 1, MPI_INT, MPI_MIN, mpi_g.local);
     /* The set-up's collectives under the same model as the application's
      * (mpi_coll.c): split_type as an allgather of (colour, key) over the
-     * world, one allreduce over the world, one bcast, three allreduces and
-     * one allgather of an int over the host. */
-    own(mpi_g.world_size - 1, 2 * sizeof(int));
-    own(mpi_g.world_size - 1, sizeof(int));
+     * world, two allreduces over the world, one bcast, three allreduces
+     * and one allgather of an int over the host. */
+    own(ws - 1, 2 * sizeof(int));
+    own(2 * (ws - 1), sizeof(int));
     own(lr == 0 ? ls - 1 : 0, sizeof id);
     own(4 * (ls - 1), sizeof(int));
     if (!all_started) {
-        if (lr == 0 && mpi_g.mapper) {
-            rt_mpimap_stop(mpi_g.mapper);
-            mpi_g.mapper = NULL;
-        }
+        if (lr == 0 && started)
+            rt->mapper_stop();
         goto fail;
     }
     static int registered;
@@ -289,8 +246,8 @@ void mpi_setup(void)
 
 fail:
     if (mpi_g.row) {
-        rt_mpishm_unmap(mpi_g.row, mpi_g.world_size);
-        shm_unlink(mpi_g.name);
+        rt->rows_unlink(me);
+        rt->row_unmap(mpi_g.row, ws);
         mpi_g.row = NULL;
     }
     release_host();
@@ -304,24 +261,22 @@ void mpi_teardown(void)
         return;
     /* Every rank's counts are final once all of this host's ranks are here. */
     PMPI_Barrier(mpi_g.local);
-    own(mpi_g.local_size - 1, 0);
-    if (mpi_g.local_rank == 0) {
-        rt_mpimap_stop(mpi_g.mapper); /* last reading, files */
-        mpi_g.mapper = NULL;
-    }
+    own(mpi_g.me.nlocal - 1, 0);
+    if (mpi_g.me.local_rank == 0)
+        mpi_g.rt->mapper_stop(); /* last reading, files */
     atomic_store(&mpi_g.active, 0);
     mpi_g.finalized = 1;
     mpi_unlink_rows();
     rt_mpi_row_t *row = mpi_g.row;
     release_host();
     mpi_g.row = NULL;
-    rt_mpishm_unmap(row, mpi_g.world_size);
+    mpi_g.rt->row_unmap(row, mpi_g.me.world_size);
     PMPI_Comm_free(&mpi_g.local);
 }
 
 /* ------------------------------------------------------------------- hooks */
 
-MPI_API int MPI_Init(int *argc, char ***argv)
+OMPNUMA_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     /* A second call is the program's error: MPI reports it, we stay out. */
     if (atomic_exchange(&mpi_g.init_called, 1))
@@ -334,7 +289,7 @@ MPI_API int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
-MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+OMPNUMA_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     if (atomic_exchange(&mpi_g.init_called, 1))
         return PMPI_Init_thread(argc, argv, required, provided);
@@ -346,7 +301,7 @@ MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided
     return rc;
 }
 
-MPI_API int MPI_Finalize(void)
+OMPNUMA_EXPORT int MPI_Finalize(void)
 {
     mpi_depth++;
     mpi_teardown();
@@ -355,7 +310,7 @@ MPI_API int MPI_Finalize(void)
     return rc;
 }
 
-MPI_API int MPI_Abort(MPI_Comm comm, int errorcode)
+OMPNUMA_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     /* The job ends here: leave no shared memory behind (a SIGKILL still
      * can; the next run's local rank 0 sweeps those). */

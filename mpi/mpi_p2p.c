@@ -12,16 +12,16 @@ static void count_send(mpi_kind_t kind, MPI_Comm comm, int dest, int count, MPI_
     mpi_add(kind, mpi_world_of(comm, dest), mpi_bytes(count, type));
 }
 
-#define SEND_WRAPPER(NAME)                                                                      \
-    MPI_API int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,   \
-                           MPI_Comm comm)                                                      \
-    {                                                                                          \
-        mpi_kind_t k = mpi_enter();                                                            \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                               \
-        if (rc == MPI_SUCCESS)                                                                 \
-            count_send(k, comm, dest, count, type);                                            \
-        mpi_leave();                                                                           \
-        return rc;                                                                             \
+#define SEND_WRAPPER(NAME)                                                                          \
+    OMPNUMA_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
+                                  MPI_Comm comm)                                                    \
+    {                                                                                               \
+        mpi_kind_t k = mpi_enter();                                                                 \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                    \
+        if (rc == MPI_SUCCESS)                                                                      \
+            count_send(k, comm, dest, count, type);                                                 \
+        mpi_leave();                                                                                \
+        return rc;                                                                                  \
     }
 
 SEND_WRAPPER(Send)
@@ -29,16 +29,16 @@ SEND_WRAPPER(Bsend)
 SEND_WRAPPER(Ssend)
 SEND_WRAPPER(Rsend)
 
-#define ISEND_WRAPPER(NAME)                                                                     \
-    MPI_API int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,   \
-                           MPI_Comm comm, MPI_Request *req)                                    \
-    {                                                                                          \
-        mpi_kind_t k = mpi_enter();                                                            \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                          \
-        if (rc == MPI_SUCCESS)                                                                 \
-            count_send(k, comm, dest, count, type);                                            \
-        mpi_leave();                                                                           \
-        return rc;                                                                             \
+#define ISEND_WRAPPER(NAME)                                                                         \
+    OMPNUMA_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
+                                  MPI_Comm comm, MPI_Request *req)                                  \
+    {                                                                                               \
+        mpi_kind_t k = mpi_enter();                                                                 \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                               \
+        if (rc == MPI_SUCCESS)                                                                      \
+            count_send(k, comm, dest, count, type);                                                 \
+        mpi_leave();                                                                                \
+        return rc;                                                                                  \
     }
 
 ISEND_WRAPPER(Isend)
@@ -46,9 +46,9 @@ ISEND_WRAPPER(Ibsend)
 ISEND_WRAPPER(Issend)
 ISEND_WRAPPER(Irsend)
 
-MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
-                         void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
-                         MPI_Comm comm, MPI_Status *status)
+OMPNUMA_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+                                void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
+                                MPI_Comm comm, MPI_Status *status)
 {
     mpi_kind_t k = mpi_enter();
     int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
@@ -59,8 +59,8 @@ MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int d
     return rc;
 }
 
-MPI_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag,
-                                 int source, int rtag, MPI_Comm comm, MPI_Status *status)
+OMPNUMA_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag,
+                                        int source, int rtag, MPI_Comm comm, MPI_Status *status)
 {
     mpi_kind_t k = mpi_enter();
     int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
@@ -141,16 +141,16 @@ static int ptab_get(MPI_Request r, int del, int *peer, uint64_t *bytes)
     return found;
 }
 
-#define PSEND_WRAPPER(NAME)                                                                     \
-    MPI_API int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,   \
-                           MPI_Comm comm, MPI_Request *req)                                    \
-    {                                                                                          \
-        mpi_enter();                                                                           \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                          \
-        if (rc == MPI_SUCCESS && mpi_on() && dest != MPI_PROC_NULL)                            \
-            ptab_put(*req, mpi_world_of(comm, dest), mpi_bytes(count, type));                  \
-        mpi_leave();                                                                           \
-        return rc;                                                                             \
+#define PSEND_WRAPPER(NAME)                                                                         \
+    OMPNUMA_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
+                                  MPI_Comm comm, MPI_Request *req)                                  \
+    {                                                                                               \
+        mpi_enter();                                                                                \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                               \
+        if (rc == MPI_SUCCESS && mpi_on() && dest != MPI_PROC_NULL)                                 \
+            ptab_put(*req, mpi_world_of(comm, dest), mpi_bytes(count, type));                       \
+        mpi_leave();                                                                                \
+        return rc;                                                                                  \
     }
 
 PSEND_WRAPPER(Send_init)
@@ -166,7 +166,7 @@ static void count_start(mpi_kind_t k, MPI_Request r)
         mpi_add(k, peer, bytes);
 }
 
-MPI_API int MPI_Start(MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Start(MPI_Request *req)
 {
     mpi_kind_t k = mpi_enter();
     MPI_Request r = *req;
@@ -177,7 +177,7 @@ MPI_API int MPI_Start(MPI_Request *req)
     return rc;
 }
 
-MPI_API int MPI_Startall(int n, MPI_Request reqs[])
+OMPNUMA_EXPORT int MPI_Startall(int n, MPI_Request reqs[])
 {
     mpi_kind_t k = mpi_enter();
     int rc = PMPI_Startall(n, reqs);
@@ -188,7 +188,7 @@ MPI_API int MPI_Startall(int n, MPI_Request reqs[])
     return rc;
 }
 
-MPI_API int MPI_Request_free(MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Request_free(MPI_Request *req)
 {
     mpi_enter();
     MPI_Request r = *req;
@@ -201,8 +201,8 @@ MPI_API int MPI_Request_free(MPI_Request *req)
 
 /* ------------------------------------------ receives and completions: a remap point */
 
-MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                     MPI_Status *status)
+OMPNUMA_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                            MPI_Status *status)
 {
     mpi_enter();
     int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
@@ -210,8 +210,8 @@ MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int ta
     return rc;
 }
 
-MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                      MPI_Request *req)
+OMPNUMA_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                             MPI_Request *req)
 {
     mpi_enter();
     int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
@@ -219,7 +219,7 @@ MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int t
     return rc;
 }
 
-MPI_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
+OMPNUMA_EXPORT int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
     mpi_enter();
     int rc = PMPI_Wait(req, status);
@@ -227,7 +227,7 @@ MPI_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
-MPI_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+OMPNUMA_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
     mpi_enter();
     int rc = PMPI_Waitall(n, reqs, statuses);
@@ -235,7 +235,7 @@ MPI_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     return rc;
 }
 
-MPI_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+OMPNUMA_EXPORT int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     mpi_enter();
     int rc = PMPI_Test(req, flag, status);

@@ -6,32 +6,20 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "rt_core.h"
-#include "rt_mpimap.h"
-#include "rt_mpishm.h"
-
-#define MPI_API OMPNUMA_EXPORT
+#include "rt_mpi.h"
 
 typedef struct mpi_state {
     atomic_int    active;      /* counting and applying (set-up done, not finalized) */
     atomic_int    init_called;
     atomic_int    applying;    /* a thread of this rank is applying a remap */
     int           finalized;
-    int           world_rank, world_size;
-    int           local_rank, local_size, nhosts;
+    const rt_mpi_ops_t *rt;    /* the runtime (libompnuma.so's table), once loaded */
+    rt_mpi_rank_t me;          /* this rank and its host, for the runtime */
     MPI_Comm      local;       /* the ranks of this host (MPI_COMM_TYPE_SHARED) */
     int           comm_keyval; /* communicator -> world ranks cache */
     rt_mpi_row_t *row;         /* this rank's row */
-    char          name[128];   /* its shm name */
-    long          key;         /* the host's key in the names (local rank 0's pid) */
-    rt_mpimap_settings_t settings;
     char          host[256];
-    /* local rank 0 only: the host's rows and the mapper */
-    int          *local_world;
-    rt_mpi_row_t **rows;
-    char        (*names)[128];
-    rt_topo_t     topo;
-    int           topo_loaded;
-    rt_mpimap_t  *mapper;
+    int          *local_world; /* [me.nlocal] the host's ranks' world ranks */
 } mpi_state_t;
 
 extern mpi_state_t mpi_g;
@@ -49,7 +37,7 @@ static inline void mpi_add(mpi_kind_t kind, int peer, uint64_t bytes)
     if (!r)
         return;
     if (kind == MPI_KIND_APP) {
-        if (peer < 0 || peer >= mpi_g.world_size)
+        if (peer < 0 || peer >= mpi_g.me.world_size)
             return;
         atomic_fetch_add_explicit(&r->cell[peer].bytes, bytes, memory_order_relaxed);
         atomic_fetch_add_explicit(&r->cell[peer].msgs, 1, memory_order_relaxed);
@@ -61,11 +49,6 @@ static inline void mpi_add(mpi_kind_t kind, int peer, uint64_t bytes)
         atomic_fetch_add_explicit(&r->own_msgs, 1, memory_order_relaxed);
     }
 }
-
-/* Who moves this process's threads: libompnuma.so's rt_affinity_allot when
- * ompnuma's OpenMP tool is loaded (its region loop then places the team
- * inside the rank's CPUs), else NULL (this library's own copy). */
-rt_affinity_allot_fn *mpi_allot_owner(void);
 
 /* At the start of every wrapped call: returns the kind its traffic is, and
  * applies a new node the mapper published (outermost calls only). */
@@ -80,7 +63,7 @@ static inline mpi_kind_t mpi_enter(void)
                != atomic_load_explicit(&r->applied_epoch, memory_order_relaxed)
         && !atomic_exchange_explicit(&mpi_g.applying, 1, memory_order_acquire)) {
         /* One thread applies; the others go on with their call. */
-        rt_mpimap_apply(r, mpi_allot_owner());
+        mpi_g.rt->apply(r);
         atomic_store_explicit(&mpi_g.applying, 0, memory_order_release);
     }
     return outer ? MPI_KIND_APP : MPI_KIND_INTERNAL;

@@ -213,79 +213,146 @@ static ompt_callback_t wrapper_for(ompt_callbacks_t event)
     }
 }
 
+/* Once the user tool's initialize declined, stock libomp turns its OMPT off
+ * and the inquiry functions the tool looked up answer as for no tool (no
+ * thread data, no processor or place, no parallel or task information, no
+ * callback). Under ompnuma the runtime's OMPT stays on for ompnuma's own
+ * tool, so the functions handed to the user tool answer that here. */
+static int declined;
+/* Events the user tool registered with the runtime itself (neither ompnuma's
+ * nor wrapped): taken back from the runtime when it declines. */
+static unsigned char direct[OM_CHAIN_EVENTS];
+
 /* The user tool's ompt_set_callback: events ompnuma owns are called from
  * ompnuma's own callbacks; events carrying a parallel_data go through a
- * wrapper; all others go straight to the runtime. */
+ * wrapper; all others go straight to the runtime. A declined tool's
+ * callbacks are never called: it gets the runtime's answer, and nothing is
+ * registered. */
+static void ignore_event(void)
+{
+}
+
 static ompt_set_result_t chain_set_callback(ompt_callbacks_t event, ompt_callback_t cb)
 {
     if ((unsigned)event < OM_CHAIN_EVENTS && ours[event]) {
         /* The runtime's answer for this event, as it gave it to ompnuma
          * (clearing a callback is always accepted). */
-        om_chain_user[event] = cb;
+        if (!declined)
+            om_chain_user[event] = cb;
         return cb ? (ompt_set_result_t)ours_status[event] : ompt_set_always;
+    }
+    if (declined) {
+        if (!cb)
+            return ompt_set_always;
+        ompt_set_result_t status = real_set(event, (ompt_callback_t)ignore_event);
+        real_set(event, NULL);
+        return status;
     }
     ompt_callback_t wrapper = (unsigned)event < OM_CHAIN_EVENTS ? wrapper_for(event) : NULL;
     if (wrapper) {
         om_chain_user[event] = cb;
         return real_set(event, cb ? wrapper : NULL);
     }
+    if ((unsigned)event < OM_CHAIN_EVENTS)
+        direct[event] = cb != NULL;
     return real_set(event, cb);
 }
 
+/* The runtime's inquiry functions the chain answers in front of (looked up
+ * when the user tool asks for them). */
+enum { Q_GET_CALLBACK, Q_PARALLEL_INFO, Q_TASK_INFO, Q_THREAD_DATA, Q_PROC_ID, Q_PLACE_NUM, Q_PARTITION_PLACES,
+       Q_STATE, Q_COUNT };
+static ompt_interface_fn_t real_fn[Q_COUNT];
+#define REAL_FN(q, type) ((type)real_fn[q])
+
 /* The user tool's ompt_get_callback: for the events ompnuma owns or wraps,
  * the tool's own function (never ompnuma's), as the runtime would answer. */
-static ompt_get_callback_t real_get_callback;
-
 static int chain_get_callback(ompt_callbacks_t event, ompt_callback_t *cb)
 {
+    if (declined)
+        return 0;
     if ((unsigned)event < OM_CHAIN_EVENTS && (ours[event] || wrapper_for(event))) {
         if (!om_chain_user[event])
             return 0;
         *cb = om_chain_user[event];
         return 1;
     }
-    return real_get_callback(event, cb);
+    return REAL_FN(Q_GET_CALLBACK, ompt_get_callback_t)(event, cb);
 }
-
-static ompt_get_parallel_info_t real_parallel_info;
 
 static int chain_parallel_info(int ancestor_level, ompt_data_t **parallel_data, int *team_size)
 {
-    int rc = real_parallel_info(ancestor_level, parallel_data, team_size);
+    if (declined)
+        return 0;
+    int rc = REAL_FN(Q_PARALLEL_INFO, ompt_get_parallel_info_t)(ancestor_level, parallel_data, team_size);
     if (rc && parallel_data && *parallel_data)
         *parallel_data = om_user_data(*parallel_data);
     return rc;
 }
-
-static ompt_get_task_info_t real_task_info;
 
 static int chain_task_info(int ancestor_level, int *type, ompt_data_t **task_data, ompt_frame_t **task_frame,
                            ompt_data_t **parallel_data, int *thread_num)
 {
-    int rc = real_task_info(ancestor_level, type, task_data, task_frame, parallel_data, thread_num);
+    if (declined)
+        return 0;
+    int rc = REAL_FN(Q_TASK_INFO, ompt_get_task_info_t)(ancestor_level, type, task_data, task_frame, parallel_data,
+                                                        thread_num);
     if (rc && parallel_data && *parallel_data)
         *parallel_data = om_user_data(*parallel_data);
     return rc;
 }
 
+static ompt_data_t *chain_thread_data(void)
+{
+    return declined ? NULL : REAL_FN(Q_THREAD_DATA, ompt_get_thread_data_t)();
+}
+
+static int chain_proc_id(void)
+{
+    return declined ? -1 : REAL_FN(Q_PROC_ID, ompt_get_proc_id_t)();
+}
+
+static int chain_place_num(void)
+{
+    return declined ? -1 : REAL_FN(Q_PLACE_NUM, ompt_get_place_num_t)();
+}
+
+static int chain_partition_places(int n, int *nums)
+{
+    return declined ? 0 : REAL_FN(Q_PARTITION_PLACES, ompt_get_partition_place_nums_t)(n, nums);
+}
+
+static int chain_state(ompt_wait_id_t *wait_id)
+{
+    return declined ? ompt_state_work_serial : REAL_FN(Q_STATE, ompt_get_state_t)(wait_id);
+}
+
+static const struct {
+    const char *name;
+    ompt_interface_fn_t chain;
+} answered[Q_COUNT] = {
+    [Q_GET_CALLBACK] = {"ompt_get_callback", (ompt_interface_fn_t)chain_get_callback},
+    [Q_PARALLEL_INFO] = {"ompt_get_parallel_info", (ompt_interface_fn_t)chain_parallel_info},
+    [Q_TASK_INFO] = {"ompt_get_task_info", (ompt_interface_fn_t)chain_task_info},
+    [Q_THREAD_DATA] = {"ompt_get_thread_data", (ompt_interface_fn_t)chain_thread_data},
+    [Q_PROC_ID] = {"ompt_get_proc_id", (ompt_interface_fn_t)chain_proc_id},
+    [Q_PLACE_NUM] = {"ompt_get_place_num", (ompt_interface_fn_t)chain_place_num},
+    [Q_PARTITION_PLACES] = {"ompt_get_partition_place_nums", (ompt_interface_fn_t)chain_partition_places},
+    [Q_STATE] = {"ompt_get_state", (ompt_interface_fn_t)chain_state},
+};
+
 /* The runtime's lookup, with the inquiry functions that hand out callbacks
- * or parallel_data answered from the tool's side of ompnuma's records. */
+ * or parallel_data answered from the tool's side of ompnuma's records, and
+ * those a declined tool must see answer as for no tool. */
 static ompt_interface_fn_t chain_lookup(const char *name)
 {
     if (!strcmp(name, "ompt_set_callback"))
         return (ompt_interface_fn_t)chain_set_callback;
-    if (!strcmp(name, "ompt_get_parallel_info")) {
-        real_parallel_info = (ompt_get_parallel_info_t)real_lookup(name);
-        return real_parallel_info ? (ompt_interface_fn_t)chain_parallel_info : NULL;
-    }
-    if (!strcmp(name, "ompt_get_task_info")) {
-        real_task_info = (ompt_get_task_info_t)real_lookup(name);
-        return real_task_info ? (ompt_interface_fn_t)chain_task_info : NULL;
-    }
-    if (!strcmp(name, "ompt_get_callback")) {
-        real_get_callback = (ompt_get_callback_t)real_lookup(name);
-        return real_get_callback ? (ompt_interface_fn_t)chain_get_callback : NULL;
-    }
+    for (int q = 0; q < Q_COUNT; q++)
+        if (!strcmp(name, answered[q].name)) {
+            real_fn[q] = real_lookup(name);
+            return real_fn[q] ? answered[q].chain : NULL;
+        }
     return real_lookup(name);
 }
 
@@ -296,7 +363,11 @@ void om_chain_initialize(ompt_function_lookup_t lookup, int initial_device_num, 
     real_lookup = lookup;
     real_set = set;
     if (!user->initialize(chain_lookup, initial_device_num, &user->tool_data)) {
+        declined = 1;
         memset(om_chain_user, 0, sizeof om_chain_user);
+        for (int e = 0; e < OM_CHAIN_EVENTS; e++)
+            if (direct[e])
+                set((ompt_callbacks_t)e, NULL);
         user = NULL;
         return;
     }

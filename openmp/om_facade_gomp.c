@@ -1,5 +1,6 @@
 /* om_facade_gomp.c: the libgomp.so.1 drop-in: gcc/gfortran programs run on the real LLVM runtime. */
 #include <dlfcn.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,7 +113,6 @@ FORWARD(handle_t, omp_get_default_allocator, (void), ())
 FORWARD(handle_t, omp_get_default_allocator_, (void), ())
 FORWARD(int, omp_get_supported_active_levels, (void), ())
 FORWARD(int, omp_get_supported_active_levels_, (void), ())
-FORWARD(void, omp_fulfill_event, (handle_t e), (e))
 /* OMP_5.0.2 */
 FORWARD(void *, omp_aligned_alloc, (size_t al, size_t size, handle_t a), (al, size, quiet(a)))
 FORWARD(void *, omp_aligned_calloc, (size_t al, size_t n, size_t size, handle_t a), (al, n, size, quiet(a)))
@@ -130,6 +130,189 @@ FORWARD(void, omp_set_teams_thread_limit, (int n), (n))
 FORWARD(void, omp_set_teams_thread_limit_, (int *n), (n))
 FORWARD(int, omp_get_teams_thread_limit, (void), ())
 FORWARD(int, omp_get_teams_thread_limit_, (void), ())
+
+/*
+ * `task detach(event)` (gcc 11 on): gcc passes GOMP_task the flag
+ * GOMP_TASK_FLAG_DETACH and the address of the event variable, and expects
+ * the runtime to store the task's event handle there and in the first word
+ * of the task's data block (the body's firstprivate copy) before the block
+ * is copied. LLVM's GOMP_task ignores both (its own test suite marks
+ * gcc's detach tests as failing): the handle stayed uninitialised and
+ * omp_fulfill_event crashed inside libomp. Bridged here with the runtime's
+ * own detach support: a deferred task is created through its task entry
+ * points (__kmpc_omp_task_alloc with the detachable flag, its completion
+ * event) and finishes when its body has run and its event is fulfilled; an
+ * undeferred one (if(0), a final task's child) is LLVM's GOMP_task's, and
+ * its encountering thread then waits for the event, as libgomp's does.
+ * Every other task is LLVM's GOMP_task's, unchanged.
+ */
+#define GOMP_TASK_FLAG_UNTIED (1u << 0)
+#define GOMP_TASK_FLAG_FINAL (1u << 1)
+#define GOMP_TASK_FLAG_DEPEND (1u << 3)
+#define GOMP_TASK_FLAG_PRIORITY (1u << 4)
+#define GOMP_TASK_FLAG_DETACH (1u << 13)
+
+/* The LLVM runtime's task ABI (kmp.h, as clang's code calls it). */
+typedef struct kmp_ident {
+    int32_t reserved_1, flags, reserved_2, reserved_3;
+    const char *psource;
+} kmp_ident_t;
+typedef int32_t (*kmp_routine_t)(int32_t gtid, void *task);
+typedef struct kmp_task {
+    void *shareds;
+    kmp_routine_t routine;
+    int32_t part_id;
+    union { int32_t priority; kmp_routine_t destructors; } data1, data2;
+} kmp_task_t;
+typedef struct kmp_depend_info {
+    intptr_t base_addr;
+    size_t len;
+    uint8_t flags; /* in 1, out 2 (inout 3), mutexinoutset 4, inoutset 8 */
+} kmp_depend_info_t;
+enum { KMP_TASK_TIED = 0x1, KMP_TASK_FINAL = 0x2, KMP_TASK_PRIORITY = 0x20, KMP_TASK_DETACHABLE = 0x40 };
+static kmp_ident_t task_loc = {0, 0x2 /* KMP_IDENT_KMPC */, 0, 0, ";unknown;unknown;0;0;;"};
+
+/* A deferred detached task: the body and its data block follow the task. */
+typedef struct detached {
+    kmp_task_t task;
+    void (*fn)(void *);
+    void *data;
+} detached_t;
+
+static int32_t run_detached(int32_t gtid, void *task)
+{
+    detached_t *d = task;
+    d->fn(d->data);
+    return 0;
+}
+
+/* gcc's depend array (libgomp's GOMP_task documents it): depend[0] != 0:
+ * depend[0] addresses from depend[2], the first depend[1] of them out or
+ * inout, the rest in; depend[0] == 0: depend[1] in all, depend[2] out or
+ * inout, depend[3] mutexinoutset, depend[4] in, their addresses from
+ * depend[5] in that order, then omp_depend_t objects ({address, kind}). The
+ * count, and the entries into deps (NULL: the count only). */
+static size_t gomp_depends(void **depend, kmp_depend_info_t *deps)
+{
+    size_t n, nout, nmutex = 0, nin, first = 2;
+    if ((uintptr_t)depend[0]) {
+        n = (uintptr_t)depend[0];
+        nout = (uintptr_t)depend[1];
+        nin = n - nout;
+    } else {
+        n = (uintptr_t)depend[1];
+        nout = (uintptr_t)depend[2];
+        nmutex = (uintptr_t)depend[3];
+        nin = (uintptr_t)depend[4];
+        first = 5;
+    }
+    for (size_t i = 0; deps && i < n; i++) {
+        deps[i].len = 0;
+        if (i < nout + nmutex + nin) {
+            deps[i].base_addr = (intptr_t)depend[first + i];
+            deps[i].flags = i < nout ? 0x3 : i < nout + nmutex ? 0x4 : 0x1;
+        } else { /* an omp_depend_t: gcc's kinds in 1, out 2, inout 3, mutexinoutset 4, inoutset 5 */
+            void **obj = depend[first + i];
+            uintptr_t kind = (uintptr_t)obj[1];
+            deps[i].base_addr = (intptr_t)obj[0];
+            deps[i].flags = kind == 1 ? 0x1 : kind == 4 ? 0x4 : kind == 5 ? 0x8 : 0x3;
+        }
+    }
+    return n;
+}
+
+static void gomp_task_deferred_detach(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                                      long arg_align, unsigned flags, void **depend, int priority, void *detach)
+{
+    int32_t gtid = REAL(int32_t(*)(kmp_ident_t *), "__kmpc_global_thread_num")(&task_loc);
+    int32_t kflags = KMP_TASK_DETACHABLE | (flags & GOMP_TASK_FLAG_UNTIED ? 0 : KMP_TASK_TIED) |
+                     (flags & GOMP_TASK_FLAG_FINAL ? KMP_TASK_FINAL : 0) |
+                     (flags & GOMP_TASK_FLAG_PRIORITY ? KMP_TASK_PRIORITY : 0);
+    size_t align = arg_align > 0 ? (size_t)arg_align : 1;
+    kmp_task_t *task = REAL(kmp_task_t * (*)(kmp_ident_t *, int32_t, int32_t, size_t, size_t, kmp_routine_t),
+                            "__kmpc_omp_task_alloc")(&task_loc, gtid, kflags, sizeof(detached_t),
+                                                     (size_t)arg_size + align - 1, run_detached);
+    detached_t *d = (detached_t *)task;
+    void *event = REAL(void *(*)(kmp_ident_t *, int32_t, kmp_task_t *), "__kmpc_task_allow_completion_event")(
+        &task_loc, gtid, task);
+    *(void **)detach = event;
+    if (data)
+        *(void **)data = event;
+    d->fn = fn;
+    d->data = (void *)(((uintptr_t)task->shareds + align - 1) & ~(uintptr_t)(align - 1));
+    if (cpyfn)
+        cpyfn(d->data, data);
+    else if (arg_size > 0)
+        memcpy(d->data, data, (size_t)arg_size);
+    if (flags & GOMP_TASK_FLAG_PRIORITY)
+        task->data2.priority = priority;
+    size_t ndeps = flags & GOMP_TASK_FLAG_DEPEND ? gomp_depends(depend, NULL) : 0;
+    kmp_depend_info_t *deps = ndeps ? malloc(ndeps * sizeof *deps) : NULL;
+    if (deps) {
+        gomp_depends(depend, deps);
+        REAL(int32_t(*)(kmp_ident_t *, int32_t, kmp_task_t *, int32_t, kmp_depend_info_t *, int32_t,
+                        kmp_depend_info_t *),
+             "__kmpc_omp_task_with_deps")(&task_loc, gtid, task, (int32_t)ndeps, deps, 0, NULL);
+        free(deps); /* the runtime copies what it keeps */
+    } else {
+        REAL(int32_t(*)(kmp_ident_t *, int32_t, kmp_task_t *), "__kmpc_omp_task")(&task_loc, gtid, task);
+    }
+}
+
+/* An undeferred detached task's event: posted by omp_fulfill_event, waited
+ * for by the encountering thread once the body has run. Told apart from
+ * the runtime's events by its first word (theirs starts with a small
+ * event type). */
+#define UNDEFERRED_EVENT 0x6f6d706e756d6164ull
+typedef struct undeferred_event {
+    uint64_t magic;
+    int fulfilled;
+} undeferred_event_t;
+
+static void fulfill(handle_t e)
+{
+    undeferred_event_t *u = (undeferred_event_t *)e;
+    if (u && u->magic == UNDEFERRED_EVENT)
+        __atomic_store_n(&u->fulfilled, 1, __ATOMIC_RELEASE);
+    else
+        REAL(void (*)(handle_t), "omp_fulfill_event")(e);
+}
+
+OMPNUMA_EXPORT void omp_fulfill_event(handle_t e)
+{
+    fulfill(e);
+}
+
+/* VALUE in gfortran's omp_lib: the handle itself. */
+OMPNUMA_EXPORT void omp_fulfill_event_(handle_t e)
+{
+    fulfill(e);
+}
+
+typedef void (*gomp_task_fn)(void (*)(void *), void *, void (*)(void *, void *), long, long, bool, unsigned,
+                             void **, int, void *);
+
+OMPNUMA_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                              long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                              void *detach)
+{
+    static gomp_task_fn real;
+    if (!real)
+        real = REAL(gomp_task_fn, "GOMP_task");
+    if (!(flags & GOMP_TASK_FLAG_DETACH) || !detach) {
+        real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+    } else if (if_clause) {
+        gomp_task_deferred_detach(fn, data, cpyfn, arg_size, arg_align, flags, depend, priority, detach);
+    } else {
+        undeferred_event_t event = {.magic = UNDEFERRED_EVENT};
+        *(void **)detach = &event;
+        if (data)
+            *(void **)data = &event;
+        real(fn, data, cpyfn, arg_size, arg_align, false, flags & ~GOMP_TASK_FLAG_DETACH, depend, priority, NULL);
+        while (!__atomic_load_n(&event.fulfilled, __ATOMIC_ACQUIRE))
+            sched_yield();
+    }
+}
 
 /*
  * gfortran's Fortran entry points (name_) take every argument by reference
@@ -154,11 +337,6 @@ OMPNUMA_EXPORT void omp_set_default_allocator_(const handle_t *a)
     REAL(void (*)(handle_t), "omp_set_default_allocator")(*a);
 }
 
-/* VALUE in gfortran's omp_lib: the handle itself. */
-OMPNUMA_EXPORT void omp_fulfill_event_(handle_t e)
-{
-    REAL(void (*)(handle_t), "omp_fulfill_event")(e);
-}
 
 /* LOGICAL(4): nonzero is true. */
 OMPNUMA_EXPORT void omp_display_env_(const int32_t *verbose)

@@ -11,7 +11,6 @@
 #include "om_team.h"
 #include "om_tool.h"
 #include "omp_numa.h"
-#include "rt_affinity.h"
 #include "rt_events.h"
 #include "rt_runtime.h"
 #include "rt_core.h"
@@ -416,13 +415,4 @@ OMPNUMA_EXPORT void ompnuma_facade_loaded(const void *facade_addr)
     rt_warn("not started: the program's own OMPT tool (ompt_start_tool in %s) comes first and the OpenMP "
             "runtime starts only one tool; no placement, no report",
             f.dli_fname && f.dli_fname[0] ? f.dli_fname : "the program");
-}
-
-/* The MPI layer's moves of this process's threads (OMPNUMA_PRIVATE;
- * libompnuma_mpi.so finds it by name): the rank's allotment and the region
- * loop's pins then have one owner, this library's rt_affinity. */
-OMPNUMA_EXPORT rt_affinity_allot_fn ompnuma_mpi_allot;
-int ompnuma_mpi_allot(const cpu_set_t *set, int dry_run, int *failed)
-{
-    return rt_affinity_allot(set, dry_run, failed);
 }

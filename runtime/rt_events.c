@@ -69,6 +69,29 @@ static void repin(rt_thread_t *thr, rt_region_t *r, int cpu, rt_mover_t who)
     __atomic_store_n(&thr->last_cpu, cpu, __ATOMIC_RELAXED);
 }
 
+/* Whether the OpenMP binding is on (OMP_PROC_BIND, OMP_PLACES), as the OpenMP
+ * layer said once before the first region (rt_event_openmp_binding). */
+static int openmp_bound;
+
+/* The CPU the bubble tree gives thread `index` of r. An outermost team's
+ * primary keeps the program's own mask unless the OpenMP binding is on or
+ * the region's TNT moved it to another position of its team (rt_loop.c):
+ * with every thread of a team on a CPU of its own from the first region on,
+ * a worker reaches its next cancellation point before the primary cancels,
+ * and libomp's rare `omp cancel parallel` hang (the primary in the
+ * cancellation barrier, the worker in the join) became certain, as with
+ * stock libomp under OMP_PROC_BIND=true; with the primary unbound it is as
+ * rare as on stock. Such a primary is never moved, neither at a region's
+ * begin nor back at its end. */
+static int bubble_cpu(rt_region_t *r, int d, int index, int master_slot, int *slot)
+{
+    int cpu = rt_bubble_place(r, index, master_slot, slot);
+    if (d == 0 && index == 0 && !__atomic_load_n(&openmp_bound, __ATOMIC_RELAXED) &&
+        __atomic_load_n(&r->perm[0], __ATOMIC_RELAXED) == 0)
+        return -1;
+    return cpu;
+}
+
 /* What a team member's task begin needs beyond the inline part (rt_events.h):
  * the monitor, the bubbles, a re-pin, the counter source. */
 void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index, int master_slot,
@@ -79,8 +102,7 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
         rt_monitor_team_begin(r);
     int bubble = rt_conf->mode == RT_MODE_BUBBLE;
     if (bubble)
-        __atomic_store_n(&r->pin_cpu[index], rt_bubble_place(r, index, master_slot, &thr->slot[d]),
-                         __ATOMIC_RELAXED);
+        __atomic_store_n(&r->pin_cpu[index], bubble_cpu(r, d, index, master_slot, &thr->slot[d]), __ATOMIC_RELAXED);
     if (r->pins_applied) {
         int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
         /* A rolled-back move: back through the CPU it ran on before it (once). */
@@ -124,6 +146,7 @@ void rt_event_openmp_binding(int bound)
 {
     int stays = rt_conf->primary == RT_PRIMARY_STAY || (rt_conf->primary == RT_PRIMARY_AUTO && bound);
     __atomic_store_n(&primary_stays, stays, __ATOMIC_RELAXED);
+    __atomic_store_n(&openmp_bound, bound, __ATOMIC_RELAXED);
     rt_verbose(2, "the OpenMP binding is %s: the primary %s", bound ? "on" : "off",
                stays ? "keeps its region's CPU in serial code (no move back and forth per execution)"
                      : "gets its own mask back at each region's end");

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,14 +65,15 @@ static void json_topology(FILE *f)
 
 static void json_region(FILE *f, const rt_region_t *r)
 {
-    char sym[160], addr[32];
+    char addr[32];
     int nd = rt_mach->topo.nnodes;
-    rt_symbolize(r->codeptr, sym, sizeof sym);
+    char *sym = rt_symbol_name(r->codeptr, 1); /* whole, however long */
     snprintf(addr, sizeof addr, "%p", r->codeptr);
     fprintf(f, "{\"id\":%d,\"codeptr\":", r->id);
     rt_json_string(f, addr);
     fprintf(f, ",\"symbol\":");
-    rt_json_string(f, sym);
+    rt_json_string(f, sym ? sym : addr);
+    free(sym);
     char src[PATH_MAX + 16];
     fprintf(f, ",\"source\":");
     if (rt_symbol_source(r->codeptr, src, sizeof src) == 0)
@@ -199,7 +201,7 @@ int rt_report_json(FILE *f)
         fputs(n++ ? "," : "", f);
         json_region(f, r);
     }
-    fprintf(f, "],\"bubbles\":");
+    fprintf(f, "],\"regions_not_measured\":%d,\"bubbles\":", rt_region_unmeasured());
     rt_bubble_report_json(f);
     fprintf(f, ",\"monitor\":");
     rt_monitor_report_json(f);
@@ -224,6 +226,25 @@ static void summary(FILE *f)
             total, total == 1 ? "" : "s", decided, n[RT_OUTCOME_KEPT], n[RT_OUTCOME_ROLLED_BACK],
             n[RT_OUTCOME_UNCHANGED], n[RT_OUTCOME_DECIDED], total - decided, n[RT_OUTCOME_SAMPLING],
             n[RT_OUTCOME_VERIFYING], n[RT_OUTCOME_NO_DATA], n[RT_OUTCOME_OFF]);
+    int unmeasured = rt_region_unmeasured();
+    if (unmeasured)
+        fprintf(f, "ompnuma: %d more region%s not measured: the table holds %d\n", unmeasured,
+                unmeasured == 1 ? "" : "s", RT_REGION_MAX);
+}
+
+/* The table's region column: as wide as the longest name, up to
+ * NAME_COLUMN_MAX; only a longer name is cut (with "..."), the JSON report
+ * keeps it whole. */
+#define NAME_COLUMN_MAX 72
+
+static char *table_name(const rt_region_t *r)
+{
+    char *sym = rt_symbol_name(r->codeptr, 1), *out = NULL;
+    /* a loop placed while its region ran */
+    if (asprintf(&out, "%s%s", r->construct ? "loop " : "", sym ? sym : "?") < 0)
+        out = NULL;
+    free(sym);
+    return out;
 }
 
 void rt_report_text(FILE *f)
@@ -235,25 +256,32 @@ void rt_report_text(FILE *f)
             rt_mach->pl.numa_factor, rt_affinity_applies() ? "applied" : "not applied (dry run)");
     if (rt_affinity_binding_note()[0])
         fprintf(f, "ompnuma: %s\n", rt_affinity_binding_note());
-    fprintf(f, "ompnuma: %3s %-28s %4s %8s %12s %12s %12s  %-11s %s\n", "id", "region", "team", "execs",
+    int nregions = rt_region_count(), width = 6;
+    char **names = calloc((size_t)nregions + 1, sizeof *names);
+    for (int i = 0; names && i < nregions; i++) {
+        const rt_region_t *r = rt_region_at(i);
+        if (rt_region_listed(r) && (names[i] = table_name(r)) && (int)strlen(names[i]) > width)
+            width = strlen(names[i]) > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : (int)strlen(names[i]);
+    }
+    fprintf(f, "ompnuma: %3s %-*s %4s %8s %12s %12s %12s  %-11s %s\n", "id", width, "region", "team", "execs",
             "crit_path_us", "before_us", "after_us", "outcome", "cpus");
-    for (int i = 0; i < rt_region_count(); i++) {
+    for (int i = 0; i < nregions; i++) {
         const rt_region_t *r = rt_region_at(i);
         if (!rt_region_listed(r))
             continue;
-        char sym[160], cpus[128];
-        if (r->construct) /* a loop placed while its region ran */
-            memcpy(sym, "loop ", 6);
+        char sym[NAME_COLUMN_MAX + 1], cpus[128];
+        const char *name = names && names[i] ? names[i] : "?";
+        if ((int)strlen(name) > width)
+            snprintf(sym, sizeof sym, "%.*s...", width - 3, name);
         else
-            sym[0] = '\0';
-        rt_symbolize(r->codeptr, sym + strlen(sym), sizeof sym - strlen(sym));
+            snprintf(sym, sizeof sym, "%s", name);
         size_t n = 0;
         cpus[0] = '\0';
         for (int t = 0; t < r->team_size && n < sizeof cpus - 16; t++)
             n += (size_t)snprintf(cpus + n, sizeof cpus - n, "%s%d", t ? "," : "", r->pin_cpu[t]);
         if (n >= sizeof cpus - 16)
             snprintf(cpus + n, sizeof cpus - n, ",...");
-        fprintf(f, "ompnuma: %3d %-28.28s %4d %8llu %12.1f %12.1f %12.1f  %-11s %s\n", r->id, sym, r->team_size,
+        fprintf(f, "ompnuma: %3d %-*s %4d %8llu %12.1f %12.1f %12.1f  %-11s %s\n", r->id, width, sym, r->team_size,
                 (unsigned long long)r->executions,
                 r->timed_executions ? (double)r->cp_sum / (double)r->timed_executions / 1e3 : 0.0, r->cp_before_ns / 1e3,
                 r->cp_after_ns / 1e3, rt_outcome_name(r->outcome), cpus);
@@ -268,6 +296,9 @@ void rt_report_text(FILE *f)
                     100 * r->evidence.worst);
         rt_data_report_text(f, r);
     }
+    for (int i = 0; names && i < nregions; i++)
+        free(names[i]);
+    free(names);
     rt_monitor_report_text(f);
     summary(f);
     fflush(f);

@@ -44,6 +44,13 @@ static void display_verbose(FILE *out)
     fflush(out);
 }
 
+void rt_runtime_display(void)
+{
+    static int shown;
+    if (rt_conf->display_env && !__atomic_exchange_n(&shown, 1, __ATOMIC_ACQ_REL))
+        rt_settings_print(rt_conf, stderr);
+}
+
 void rt_runtime_init(void)
 {
     if (initialized)
@@ -60,8 +67,7 @@ void rt_runtime_init(void)
     if (rt_conf->mode != RT_MODE_OFF)
         rt_cache_load();
     rt_monitor_init();
-    if (rt_conf->display_env)
-        rt_settings_print(rt_conf, stderr);
+    rt_runtime_display();
     if (rt_conf->display_env == 2)
         display_verbose(stderr);
     if (rt_affinity_binding_note()[0])

@@ -7,6 +7,10 @@
  * work is switched off with a reason. */
 void rt_runtime_init(void);
 
+/* OMP_PLACEMENT_DISPLAY_ENV's settings block, once per process: at the
+ * start of the OpenMP tool or of the MPI layer, whichever comes first. */
+void rt_runtime_display(void);
+
 /* Once, at the tool's finalizer: write the report if one was asked for. */
 void rt_runtime_fini(void);
 

@@ -103,6 +103,9 @@ static const run_option_t run_options[] = {
      "log each decision (N = 1, the default) or every event of interest (N = 2)"},
     {"display-env", optional_argument, 0, "V", NULL, "OMP_PLACEMENT_DISPLAY_ENV", "true", NULL,
      "print the effective settings at start: true (default) or verbose"},
+    {"mpi", required_argument, 0, "S", NULL, "OMP_PLACEMENT_MPI", NULL, NULL,
+     "the MPI process mapper (ondeloc and its items), with libompnuma_mpi.so preloaded: mpirun ... ompnuma run "
+     "--mpi ondeloc -- program"},
     {"explain", no_argument, 'e', NULL, NULL, NULL, NULL, NULL,
      "print how the program will be started, then start it"},
     {"help", no_argument, 'h', NULL, NULL, NULL, NULL, NULL, "this text"},
@@ -262,6 +265,19 @@ static int find_program(const char *name, char *out, size_t len)
     return rc;
 }
 
+/* The PMPI layer: beside the drop-in in a build tree, in the directory above when installed
+ * (lib/, where libompnuma.so is). 0, or -1 when MPI was not found at build time. */
+static int mpi_layer(const char *dropin, char *out, size_t len)
+{
+    static const char *const candidates[] = {"%s/libompnuma_mpi.so", "%s/../libompnuma_mpi.so"};
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        snprintf(out, len, candidates[i], dropin);
+        if (access(out, R_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
 /* Where the drop-in libraries are: lib/ beside bin/ in a build tree, lib/ompnuma when installed. */
 static int dropin_dir(char *out, size_t len)
 {
@@ -345,6 +361,15 @@ static char *merge_placement(const char *old, const char *const *given)
     }
     free(copy);
     return out;
+}
+
+/* Whether an option setting variable was given. */
+static int given_variable(const char *const *given, const char *variable)
+{
+    for (int i = 0; i < NRUN_OPTIONS; i++)
+        if (given[i] && run_options[i].variable && !strcmp(run_options[i].variable, variable))
+            return 1;
+    return 0;
 }
 
 int ompnuma_cmd_run(int argc, char **argv)
@@ -443,14 +468,24 @@ int ompnuma_cmd_run(int argc, char **argv)
         }
         prepend_env("LD_PRELOAD", preload, ':');
     }
+    char layer[PATH_MAX + 32] = "";
+    if (given_variable(given, "OMP_PLACEMENT_MPI")) {
+        if (mpi_layer(lib, layer, sizeof layer) != 0) {
+            fprintf(stderr, "ompnuma run: --mpi: no libompnuma_mpi.so beside %s (built only where CMake finds MPI)\n",
+                    lib);
+            return 1;
+        }
+        prepend_env("LD_PRELOAD", layer, ':');
+    }
     if (explain) {
-        fprintf(stderr, "ompnuma run: %s: %s%s%s\n", path,
+        fprintf(stderr, "ompnuma run: %s: %s%s%s%s%s\n", path,
                 !elf ? "not a 64-bit ELF program" :
                 facts.needs_libomp ? "LLVM OpenMP (libomp.so.5)" :
                 facts.needs_libgomp ? "GNU OpenMP (libgomp.so.1)" :
                 facts.needs_iomp ? "Intel OpenMP (libiomp5.so, not replaced)" : "no OpenMP runtime in DT_NEEDED",
                 preload_route ? ", DT_RPATH: LD_PRELOAD=" : ", LD_LIBRARY_PATH=",
-                preload_route ? getenv("LD_PRELOAD") : lib);
+                preload_route ? getenv("LD_PRELOAD") : lib, layer[0] ? "; the MPI layer: LD_PRELOAD=" : "",
+                layer);
     }
     execv(path, prog);
     fprintf(stderr, "ompnuma run: cannot execute %s: %s\n", path, strerror(errno));

@@ -46,7 +46,7 @@ def placement(source):
     # this pooled guest.
     off = "echo 0 > /proc/sys/kernel/numa_balancing; "
     if source == "pagefault":
-        return base, off  # source=auto takes it in the VM: what a program with no setting gets
+        return base + ",source=pagefault", off  # named: source=auto never takes it
     if source == "perf":
         return base + ",source=perf,perf_event=page-faults", off
     if source == "numa_balancing":

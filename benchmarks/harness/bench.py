@@ -81,6 +81,12 @@ def parse_args(argv, defaults=None):
                    "invocation) and every run records its ground-truth remote share (remote_share_pct)")
     p.add_argument("--emu-bandwidth", type=int, metavar="MBPS", help="with --emu-remote-ns: MB/s of missed lines "
                    "each node serves")
+    p.add_argument("--pace", metavar="NS", nargs="?", const="", default=None,
+                   help="with --vm: paced emulated NUMA (`ompnuma vm --pace`): the guest's clock follows a model, NS "
+                        "ns per instruction (default: ompnuma vm's) plus a 2-socket server's memory latencies slowed "
+                        "down as much, so times do not depend on the host's load; --emu-remote-ns and "
+                        "--emu-bandwidth then describe that server; runs whose vCPUs lagged behind the model by more "
+                        "than 1 %% of their measured phase are marked lagged and left out of the medians")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it counts as failed")
     p.add_argument("--no-plot", action="store_true", help="do not write PNG plots")
     if defaults:
@@ -90,8 +96,15 @@ def parse_args(argv, defaults=None):
         p.error("--repeats must be >= 1 and --warmup >= 0")
     try:
         a.config_list = [bench_configs.parse(c) for c in a.configs.split(",") if c]
-        if (a.emu_remote_ns is not None or a.emu_bandwidth) and not a.vm:
-            raise ValueError("--emu-remote-ns and --emu-bandwidth need --vm LAYOUT")
+        if (a.emu_remote_ns is not None or a.emu_bandwidth or a.pace is not None) and not a.vm:
+            raise ValueError("--emu-remote-ns, --emu-bandwidth and --pace need --vm LAYOUT")
+        if a.pace:
+            try:
+                ok = float(a.pace) > 0
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValueError("--pace %s: expected nanoseconds per instruction" % a.pace)
         if any(c.balancing for c in a.config_list) and not a.vm:
             raise ValueError("configurations ending in %s need --vm LAYOUT" % bench_configs.BALANCING)
         a.extra_env = {}
@@ -200,14 +213,11 @@ def main(argv=None, defaults=None):
         prefix, os.cpu_count() or 0, nodes, "" if nodes == 1 else "s", base_env.get("OMP_NUM_THREADS", "unset")))
     if nodes == 1 and not a.vm:
         out.write("note: one NUMA node: placement has nothing to gain here; ratios show the cost of ompnuma\n")
-    emu = a.vm and (a.emu_remote_ns is not None or a.emu_bandwidth)
-    pool = None
-    if emu:
-        pool = bench_vm.start_pool(runner)
-        out.write("note: runs inside the NUMA VM %s; %s\n" % (
-            a.vm, bench_vm.emu_note(a.emu_remote_ns or 0, a.emu_bandwidth)))
-    elif a.vm:
-        out.write("note: runs inside the NUMA VM %s; %s\n" % (a.vm, bench_vm.NOTE))
+    emu = a.vm and (a.emu_remote_ns is not None or a.emu_bandwidth or a.pace is not None)
+    note = bench_vm.emu_note(a.emu_remote_ns, a.emu_bandwidth, a.pace) if emu else bench_vm.NOTE
+    pool = bench_vm.start_pool(runner) if emu else None
+    if a.vm:
+        out.write("note: runs inside the NUMA VM %s; %s\n" % (a.vm, note))
     out.write("configurations (alternated in this order, %d measured round%s%s): %s\n" % (
         a.repeats, "" if a.repeats == 1 else "s", ", %d warm-up" % a.warmup if a.warmup else "", ", ".join(names)))
 
@@ -217,6 +227,8 @@ def main(argv=None, defaults=None):
         skipped[b.id] = {}
         for c in configs:
             why = bench_configs.unavailable_reason(c, libdir, b.path(bindir, c.variant))
+            if not why and c.oracle and b.oracle() is None:
+                why = "no oracle known for %s" % os.path.basename(b.program)
             if why:
                 skipped[b.id][c.name] = why
     total = sum((a.repeats + a.warmup) * (len(configs) - len(skipped[b.id])) for b in benches)
@@ -232,13 +244,13 @@ def main(argv=None, defaults=None):
             for rnd in range(-a.warmup, a.repeats):
                 for c in active:
                     seq += 1
-                    env = bench_configs.run_environment(c, base_env, libdir)
-                    cmd = b.argv(bindir, c.variant)
+                    env = bench_configs.run_environment(c, base_env, libdir, b.oracle()[1] if c.oracle else None)
+                    cmd = b.argv(bindir, c.variant, c.oracle)
                     log = os.path.join(outdir, "logs", "%04d-%s-%s.log" % (seq, b.id, c.name))
                     counts = log[:-4] + ".counts.json" if emu else None
                     if runner:
                         cmd = bench_vm.wrap(runner, a.vm, env, cmd, a.timeout, {
-                            "remote_ns": a.emu_remote_ns or 0, "bandwidth": a.emu_bandwidth,
+                            "remote_ns": a.emu_remote_ns, "bandwidth": a.emu_bandwidth, "pace": a.pace,
                             "counts": os.path.abspath(counts)} if emu else None, c.balancing)
                         if pool:
                             env = dict(env, OMPNUMA_VM_POOL=pool)
@@ -249,8 +261,10 @@ def main(argv=None, defaults=None):
                         verified, reason, metrics = False, "timed out after %g s" % a.timeout, {}
                     else:
                         verified, reason, metrics = bench_suites.read_run(b, rc, stdout)
+                    lag, lagged = None, False
                     if counts:
-                        metrics.update(bench_vm.remote_shares(runner, counts))
+                        shares, lag, lagged = bench_vm.read_counts(runner, counts, metrics.get("time_s"))
+                        metrics.update(shares)
                     # A program that prints its output's checksum must print the same in every run.
                     checksum = bench_suites.checksum(stdout or "")
                     first = first_checksum.setdefault(b.id, (checksum, c.name)) if checksum else None
@@ -260,11 +274,14 @@ def main(argv=None, defaults=None):
                     warm = rnd < 0
                     runs.append({"seq": seq, "benchmark": b.id, "config": c.name, "round": rnd + 1,
                                  "warmup": warm, "returncode": rc, "verified": verified, "reason": reason,
-                                 "metrics": metrics, "checksum": checksum, "wall_s": wall, "log": log})
-                    out.write("[%d/%d] %s %s round %d%s: %s%s (wall %.2f s)\n" % (
+                                 "metrics": metrics, "checksum": checksum, "wall_s": wall, "log": log,
+                                 "lag_pct": lag, "lagged": lagged})
+                    out.write("[%d/%d] %s %s round %d%s: %s%s%s (wall %.2f s)\n" % (
                         seq, total, b.id, c.name, rnd + 1, " (warm-up)" if warm else "",
                         "SUCCESSFUL" if verified else "FAILED verification: " + reason,
-                        " time_s=%.6g" % metrics["time_s"] if "time_s" in metrics else "", wall))
+                        " time_s=%.6g" % metrics["time_s"] if "time_s" in metrics else "",
+                        "; LAGGED: %.1f %% behind the paced model, left out of the medians" % lag if lagged else
+                        "; lag %.2f %%" % lag if lag is not None else "", wall))
                     out.flush()
     except KeyboardInterrupt:
         interrupted = True
@@ -279,9 +296,8 @@ def main(argv=None, defaults=None):
            "host": {"name": platform.node(), "cpus": os.cpu_count(), "numa_nodes": nodes,
                     "kernel": platform.release()},
            "build": prefix, "threads": base_env.get("OMP_NUM_THREADS"),
-           "vm": {"layout": a.vm, "note": bench_vm.emu_note(a.emu_remote_ns or 0, a.emu_bandwidth) if emu
-                  else bench_vm.NOTE, "emu_remote_ns": a.emu_remote_ns, "emu_bandwidth": a.emu_bandwidth}
-           if a.vm else None,
+           "vm": {"layout": a.vm, "note": note, "emu_remote_ns": a.emu_remote_ns, "emu_bandwidth": a.emu_bandwidth,
+                  "pace": a.pace} if a.vm else None,
            "repeats": a.repeats, "warmup": a.warmup, "baseline": a.baseline,
            "configs": [c.as_json(libdir) for c in configs],
            "benchmarks": [dict(s, skipped=skipped[s["id"]]) for s in summaries],
@@ -304,13 +320,16 @@ def main(argv=None, defaults=None):
             a.baseline, " (ground-truth remote share of misses)" if emu else ""))
         for line in bench_report.summary_lines(summaries, names, skipped):
             out.write(line + "\n")
+    if bench_configs.ORACLE in names and a.baseline != bench_configs.ORACLE:
+        out.write("\nagainst the oracle: each configuration's share of the oracle's saving over %s, "
+                  "(%s - configuration) / (%s - oracle) of the time_s medians\n" % (a.baseline, a.baseline, a.baseline))
+        for line in bench_report.oracle_lines(summaries, names, a.baseline, skipped):
+            out.write(line + "\n")
     if a.target:
         for line in bench_report.target_lines(summaries, a.target, a.baseline, a.tolerance, a.target_metric):
             out.write(line + "\n")
-    if emu:
-        out.write("note: %s\n" % bench_vm.emu_note(a.emu_remote_ns or 0, a.emu_bandwidth))
-    elif a.vm:
-        out.write("note: %s\n" % bench_vm.NOTE)
+    if a.vm:
+        out.write("note: %s\n" % note)
     for p in plots.values():
         out.write("plot: %s\n" % p)
     if plot_note:

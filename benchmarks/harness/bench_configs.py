@@ -12,7 +12,7 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # Named OMP_PLACEMENT settings, for what a policy word alone cannot say (-c splits on commas).
 # sampling: every timed execution is a sampled one (pagefault source on large anonymous
 # mappings): the cost of the sampling phase, next to the settled cost of plain "ompnuma".
-# critpath-anon: critpath with the pagefault source on anonymous memory (what finds data
+# critpath-anon: critpath with the pagefault source (named: auto never takes it) on anonymous memory (what finds data
 # other threads first-touched in an unmodified program), threads bound in order as
 # stock-close binds them; a tuple gives the setting and further variables.
 # critpath-imar2: the same with the IMAR2 migration monitor beside the region loop.
@@ -24,11 +24,15 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # source with addresses, and the page sampler stands in for a PMU's address samples (data placement).
 NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
          "bubble-memory": "bubble,scheduler=memory",
-         "critpath-anon": ("critpath,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
-         "critpath-imar2": ("critpath,track=anon,sample=2,migrate=imar2",
+         "critpath-anon": ("critpath,source=pagefault,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
+         "critpath-imar2": ("critpath,source=pagefault,track=anon,sample=2,migrate=imar2",
                             {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
          "imar2-rest32": "imar2,period_max=32000",
          "pagefault": "critpath,source=pagefault"}
+# The oracle: the best static mapping given the ground truth, which each benchmark defines
+# (bench_suites.Benchmark.oracle): for the patterns and the demo program, every thread next to its
+# data from the start; a benchmark without one lists it as not run.
+ORACLE = "oracle"
 # A configuration name ending in this runs in a guest booted with Linux's automatic NUMA balancing on
 # (with --vm only): the kernel's own answer to misplaced memory, as a column beside ompnuma's.
 BALANCING = "+balancing"
@@ -41,20 +45,21 @@ class Config:
     """One configuration: which build of the program (clang/libomp or gcc/libgomp), whether ompnuma's lib/
     comes first on LD_LIBRARY_PATH, and the variables it sets."""
 
-    def __init__(self, name, description, variant, dropin, env, balancing=False):
+    def __init__(self, name, description, variant, dropin, env, balancing=False, oracle=False):
         self.name = name
         self.description = description
         self.variant = variant  # "clang": the program as built; "gcc": its <program>-gcc build
         self.dropin = dropin    # ompnuma's lib/ first on LD_LIBRARY_PATH
         self.env = env          # variables set on top of the clean environment
         self.balancing = balancing  # the VM guest runs Linux's automatic NUMA balancing
+        self.oracle = oracle    # each benchmark runs its oracle (its own arguments and binding)
 
     def as_json(self, libdir):
         env = dict(self.env)
         if self.dropin:
             env["LD_LIBRARY_PATH"] = libdir
         return {"name": self.name, "description": self.description, "variant": self.variant,
-                "dropin": self.dropin, "env": env, "numa_balancing": self.balancing}
+                "dropin": self.dropin, "env": env, "numa_balancing": self.balancing, "oracle": self.oracle}
 
 
 def parse(name):
@@ -65,6 +70,9 @@ def parse(name):
                       c.env, True)
     if name == "stock":
         return Config(name, "stock LLVM runtime", "clang", False, {})
+    if name == ORACLE:
+        return Config(name, "stock LLVM runtime, each benchmark's best static mapping given the ground truth",
+                      "clang", False, {}, oracle=True)
     if name.startswith("stock-") and name[6:] in PROC_BIND:
         return Config(name, "stock LLVM runtime, OMP_PROC_BIND=" + name[6:], "clang", False,
                       {"OMP_PROC_BIND": name[6:]})
@@ -88,7 +96,7 @@ def parse(name):
                       {"OMP_PROC_BIND": name[8:]})
     raise ValueError("unknown configuration %r; known: stock, stock-<bind>, libgomp, libgomp-<bind> "
                      "(<bind>: %s), ompnuma, ompnuma-<policy> (%s, ...), ompnuma-sampling, libgomp-ompnuma[-<policy>], "
-                     "each optionally followed by %s (with --vm)"
+                     "oracle, each optionally followed by %s (with --vm)"
                      % (name, "|".join(PROC_BIND), "|".join(POLICIES), BALANCING))
 
 
@@ -103,10 +111,13 @@ def clean_environment(threads=None):
     return env
 
 
-def run_environment(config, base, libdir):
-    """The full environment of one run of `config`."""
+def run_environment(config, base, libdir, oracle_env=None):
+    """The full environment of one run of `config` (oracle_env: the benchmark's oracle binding, for the
+    oracle; the invocation's own --env settings win over it)."""
     env = dict(base)
     env.update(config.env)
+    if config.oracle and oracle_env:
+        env.update({k: v for k, v in oracle_env.items() if k not in base})
     if config.dropin:
         env["LD_LIBRARY_PATH"] = libdir
     return env

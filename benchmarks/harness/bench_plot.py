@@ -118,7 +118,10 @@ def plot_summary(doc, outdir, plt, metric="time_s", share="remote_share_pct"):
     title = "%s ratio to %s, measured side by side" % (metric, baseline)
     if doc.get("vm"):
         title += "; VM %s" % doc["vm"]["layout"]
-        if doc["vm"].get("emu_remote_ns") is not None:
+        if doc["vm"].get("pace") is not None:
+            title += ", paced (%s ns per instruction)\non the bars: ground-truth remote share of misses" % (
+                doc["vm"]["pace"] or "default")
+        elif doc["vm"].get("emu_remote_ns") is not None:
             title += ", remote miss +%d ns\non the bars: ground-truth remote share of misses" % doc["vm"]["emu_remote_ns"]
     ax.set_title(title, fontsize=9)
     fig.tight_layout()

@@ -1,18 +1,26 @@
-"""bench_report.py: medians, ratios to the baseline from the same run, the printed tables and the JSON document."""
+"""bench_report.py: medians, ratios to the baseline from the same run, shares of the oracle's saving, the printed tables and the JSON document."""
 import statistics
 
 from bench_suites import metric_info
 
 
+def _measured(r):
+    """A run whose metrics count: verified, and not lagging behind the paced model (its times are the host's)."""
+    return r["verified"] and not r.get("lagged")
+
+
 def summarize(bench, config_names, runs, baseline):
-    """Per-metric medians (over verified runs only), min/max, counts and ratios median/median(baseline)
-    for one benchmark, plus each configuration's verification tally."""
+    """Per-metric medians (over verified runs that kept to the paced model, when paced), min/max, counts and
+    ratios median/median(baseline) for one benchmark, each configuration's share of the oracle's saving
+    when the oracle ran, plus each configuration's verification tally and its lagged rounds."""
     mine = [r for r in runs if r["benchmark"] == bench.id and not r["warmup"]]
     verification = {}
     for c in config_names:
         rs = [r for r in mine if r["config"] == c]
         verification[c] = {"runs": len(rs), "successful": sum(r["verified"] for r in rs),
-                           "failed": [{"round": r["round"], "reason": r["reason"]} for r in rs if not r["verified"]]}
+                           "failed": [{"round": r["round"], "reason": r["reason"]} for r in rs if not r["verified"]],
+                           "lagged": [{"round": r["round"], "lag_pct": r["lag_pct"]} for r in rs
+                                      if r["verified"] and r.get("lagged")]}
     names = []
     for r in mine:
         for m in r["metrics"]:
@@ -24,7 +32,7 @@ def summarize(bench, config_names, runs, baseline):
         row = {"unit": unit, "better": better, "median": {}, "min": {}, "max": {}, "n": {}, "ratio": {},
                "paired": {}}
         for c in config_names:
-            vals = [r["metrics"][m] for r in mine if r["config"] == c and r["verified"] and m in r["metrics"]]
+            vals = [r["metrics"][m] for r in mine if r["config"] == c and _measured(r) and m in r["metrics"]]
             if vals:
                 row["median"][c] = statistics.median(vals)
                 row["min"][c] = min(vals)
@@ -36,7 +44,18 @@ def summarize(bench, config_names, runs, baseline):
             row["paired"][c] = _paired(mine, m, c, baseline)
         metrics[m] = row
     return {"id": bench.id, "program": bench.program, "args": bench.args, "metrics": metrics,
-            "verification": verification}
+            "verification": verification, "oracle_share": oracle_shares(metrics.get("time_s"), baseline)}
+
+
+def oracle_shares(row, baseline, oracle="oracle"):
+    """Each configuration's share of the oracle's saving over the baseline, (base - config) / (base - oracle)
+    of the medians of a lower-is-better metric row: 1 takes all the oracle takes, 0 nothing, < 0 loses.
+    {} without the oracle's or the baseline's median, or when the oracle saves nothing."""
+    med = row["median"] if row else {}
+    base, best = med.get(baseline), med.get(oracle)
+    if base is None or best is None or base - best <= 0:
+        return {}
+    return {c: (base - v) / (base - best) for c, v in med.items()}
 
 
 def _paired(runs, metric, config, baseline):
@@ -44,7 +63,7 @@ def _paired(runs, metric, config, baseline):
     machine hits both): their median and quartiles say how much the ratio of medians can be trusted."""
     by_round = {}
     for r in runs:
-        if r["verified"] and metric in r["metrics"] and r["config"] in (config, baseline):
+        if _measured(r) and metric in r["metrics"] and r["config"] in (config, baseline):
             by_round.setdefault(r["round"], {})[r["config"]] = r["metrics"][metric]
     ratios = sorted(v[config] / v[baseline] for v in by_round.values()
                     if config in v and baseline in v and v[baseline])
@@ -88,9 +107,11 @@ def print_table(summary, config_names, baseline, skipped, out):
         out.write(line + "\n")
     for c in cols:
         v = summary["verification"][c]
-        out.write("   verification %s: %d/%d runs SUCCESSFUL%s\n" % (
+        out.write("   verification %s: %d/%d runs SUCCESSFUL%s%s\n" % (
             c, v["successful"], v["runs"],
-            "".join("; round %d FAILED: %s" % (f["round"], f["reason"]) for f in v["failed"])))
+            "".join("; round %d FAILED: %s" % (f["round"], f["reason"]) for f in v["failed"]),
+            "".join("; round %d LAGGED %.1f %% behind the paced model (left out)" % (f["round"], f["lag_pct"])
+                    for f in v.get("lagged", []))))
 
 
 def summary_lines(summaries, config_names, skipped, metric="time_s", share="remote_share_pct"):
@@ -107,6 +128,28 @@ def summary_lines(summaries, config_names, skipped, metric="time_s", share="remo
             p = row.get(share, {}).get("median", {}).get(c)
             cells.append(("%.2f" % r if r is not None else "-") + (" (%.1f %%)" % p if p is not None else ""))
         lines.append("| %s | %s |" % (" ".join([s["program"]] + s["args"]), " | ".join(cells)))
+    return lines
+
+
+def oracle_lines(summaries, config_names, baseline, skipped, metric="time_s", share="remote_share_pct"):
+    """One row per benchmark and configuration (Markdown): the ratio of medians of `metric` to the baseline,
+    the interquartile range of the paired ratios, the median ground-truth remote share and the share of the
+    oracle's saving ("-" where the oracle did not run or saved nothing)."""
+    lines = ["| benchmark | configuration | ratio | paired IQR | remote share | oracle share |",
+             "|---|---|---|---|---|---|"]
+    for s in summaries:
+        row = s["metrics"].get(metric, {})
+        for c in config_names:
+            if c == baseline or c in skipped.get(s["id"], {}):
+                continue
+            r = row.get("ratio", {}).get(c)
+            p = row.get("paired", {}).get(c)
+            rs = s["metrics"].get(share, {}).get("median", {}).get(c)
+            o = s["oracle_share"].get(c)
+            lines.append("| %s | %s | %s | %s | %s | %s |" % (
+                " ".join([s["program"]] + s["args"]), c, "%.3f" % r if r is not None else "-",
+                "%.3f-%.3f" % (p["q1"], p["q3"]) if p else "-", "%.1f %%" % rs if rs is not None else "-",
+                "%.0f %%" % (100 * o) if o is not None else "-"))
     return lines
 
 

@@ -41,9 +41,32 @@ class Benchmark:
         p = self.program if os.sep in self.program else os.path.join(bindir, self.program)
         return p + "-gcc" if variant == "gcc" else p
 
-    def argv(self, bindir, variant):
+    def argv(self, bindir, variant, oracle=False):
         extra = ["--json", "-"] if self.kind in JSON_PROGRAMS else []
-        return [self.path(bindir, variant)] + self.args + extra
+        args = self.oracle()[0] if oracle else self.args
+        return [self.path(bindir, variant)] + args + extra
+
+    def oracle(self):
+        """(arguments, binding) of this benchmark's oracle, the best static mapping given the ground truth,
+        or None when none is known. The patterns and the demo program (swapped) run with every block
+        first-touched by the thread that sweeps it (`local`, the same sweeps, each thread next to its data
+        from the start: where the best static mapping of threads puts them); NPB and STREAM first-touch
+        with the schedules they compute with, so there it is threads bound in order. Each with threads
+        bound in order on cores (nested patterns: spread over nodes, then close)."""
+        base = os.path.basename(self.program)
+        bind = {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}
+        if base == "patterns" and self.args:
+            mode, dash, shape = self.args[0].partition("-")
+            if mode not in ("local", "swapped", "shifted"):
+                return None
+            if shape == "nested":
+                bind["OMP_PROC_BIND"] = "spread,close"
+            return ["local" + dash + shape] + self.args[1:], bind
+        if base == "swapped":
+            return self.args + ["local"], bind
+        if self.kind == "npb" or base == "stream":
+            return self.args, bind
+        return None
 
     def as_json(self):
         return {"id": self.id, "program": self.program, "args": self.args, "kind": self.kind}

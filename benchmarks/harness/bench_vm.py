@@ -10,6 +10,11 @@ NOTE = ("VM timings are emulation (QEMU TCG, every node backed by the same host 
 EMU_NOTE = ("emulated NUMA (numaemu QEMU plugin): a remote cache miss costs {} ns more{}; times are emulation "
             "with that cost, comparable between configurations of this invocation only (the same pooled "
             "guest runs them all, alternating); remote_share_pct is the plugin's ground truth")
+PACED_NOTE = ("paced emulated NUMA (numaemu QEMU plugin, --pace {}): the guest's clock follows a model of {} ns "
+              "per instruction plus the memory latencies of a 2-socket server slowed down as much{}, so times "
+              "do not depend on the host's load; a run whose vCPUs lagged behind the model by more than 1 % of "
+              "its measured phase is marked lagged and left out of the medians; remote_share_pct is the plugin's "
+              "ground truth")
 
 
 def find_runner(here, prefix, srcroot):
@@ -25,8 +30,12 @@ def find_runner(here, prefix, srcroot):
     return None
 
 
-def emu_note(remote_ns, bandwidth):
-    return EMU_NOTE.format(remote_ns, ", nodes serve {} MB/s".format(bandwidth) if bandwidth else "")
+def emu_note(remote_ns, bandwidth, pace=None):
+    if pace is not None:
+        extra = "".join([", remote misses +{} ns (server time)".format(remote_ns) if remote_ns is not None else "",
+                         ", nodes serve {} MB/s (server time)".format(bandwidth) if bandwidth else ""])
+        return PACED_NOTE.format(pace or "default", pace or "the default", extra)
+    return EMU_NOTE.format(remote_ns or 0, ", nodes serve {} MB/s".format(bandwidth) if bandwidth else "")
 
 
 def start_pool(runner):
@@ -53,10 +62,14 @@ def stop_pool(runner, pool):
         sys.path.pop(0)
 
 
-def remote_shares(runner, counts_path):
-    """{"remote_share_pct": P} (percent of the plugin's counted misses that went to another node than the
-    missing vCPU's), and "remote_share_tagT_pct" for each tag T the program marked (benchmarks/patterns:
-    tag 2 = the second half of its iterations, once a placement settled); {} when unreadable."""
+def read_counts(runner, counts_path, seconds=None):
+    """(shares, lag, lagged) of a run from the plugin's counts. shares: {"remote_share_pct": P}, the percent of
+    its misses that went to another node than the missing vCPU's, and "remote_share_tagT_pct" for each tag T
+    the program marked (benchmarks/patterns: tag 2 = the second half of its iterations, once a placement
+    settled). Paced, lag is its largest vCPU lag in percent of its measured phase (the last `seconds` of the
+    command: the time the program reports, its timed part ending just before its report; the whole command
+    without it), and lagged whether that is beyond what `ompnuma vm` accepts (its times are then the host's,
+    not the model's). {}, None, False where the counts do not say."""
     sys.path.insert(0, os.path.dirname(runner[1]))
     try:
         import numavm_emu
@@ -65,9 +78,12 @@ def remote_shares(runner, counts_path):
         shares = {"remote_share_pct": numavm_emu.remote_share(counts)}
         for t in counts.get("tags", []):
             shares["remote_share_tag%d_pct" % t["tag"]] = numavm_emu.remote_share(counts, t["misses"])
-        return {k: v for k, v in shares.items() if v is not None}
+        lag = numavm_emu.tail_lag_pct(counts, seconds) if seconds else numavm_emu.lag_pct(
+            counts, counts.get("paced_ns"))
+        return ({k: v for k, v in shares.items() if v is not None}, lag,
+                lag is not None and lag > numavm_emu.LAG_LIMIT_PCT)
     except (OSError, ValueError, KeyError, IndexError, TypeError):
-        return {}
+        return {}, None, False
     finally:
         sys.path.pop(0)
 
@@ -76,14 +92,20 @@ def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):
     """argv run in the VM of the named layout (numavm_layout.NAMED, or NODES[xCPUS]; the runner parses
     it) with the run's OpenMP and loader variables: the guest inherits nothing from the host, so each is
     passed with --env (the runner also finds the libraries to ship with them, so the drop-in under
-    LD_LIBRARY_PATH travels with the program). emu: None, or {"remote_ns": N, "bandwidth": M or None,
-    "counts": path} for the numaemu plugin. balancing: boot the guest with Linux's automatic NUMA balancing
-    on (a guest of its own: the pool keys its guests on it)."""
+    LD_LIBRARY_PATH travels with the program). emu: None, or {"remote_ns": N or None, "bandwidth": M or None,
+    "pace": None, "" (the default) or NS, "counts": path} for the numaemu plugin (unpaced, remote_ns None
+    is 0; paced, the model's default). balancing: boot the guest with Linux's automatic NUMA balancing on
+    (a guest of its own: the pool keys its guests on it)."""
     cmd = list(runner) + ["--layout", layout, "--timeout", "%g" % timeout]
     if balancing:
         cmd.append("--numa-balancing")
     if emu:
-        cmd += ["--remote-ns", str(emu["remote_ns"]), "--counts", emu["counts"]]
+        paced = emu.get("pace") is not None
+        if paced:
+            cmd += ["--pace"] + ([emu["pace"]] if emu["pace"] else [])
+        if emu.get("remote_ns") is not None or not paced:
+            cmd += ["--remote-ns", str(emu.get("remote_ns") or 0)]
+        cmd += ["--counts", emu["counts"]]
         if emu.get("bandwidth"):
             cmd += ["--node-bandwidth", str(emu["bandwidth"])]
     for k in sorted(env):

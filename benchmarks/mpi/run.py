@@ -3,7 +3,7 @@
 
 usage: run.py [--build DIR] [--np N] [--reps R] [--patterns p,q] [--bytes B] [--iters I]
               [--local-mib M] [--interval MS] [--topology SPEC] [--csv FILE]
-              [--threads T] [--vm LAYOUT [--remote-ns N] [--charge-kernel] [--counts FILE]]
+              [--threads T] [--vm LAYOUT [--remote-ns N] [--pace [NS]] [--charge-kernel] [--counts FILE]]
               [--configs a,b] [--extra-mca KEY=VALUE]
 
 Configurations (interleaved, one run of each per repetition, so that drift
@@ -24,7 +24,11 @@ the reference).
 --vm LAYOUT runs everything inside one guest of ompnuma's NUMA virtual
 machine (`ompnuma vm`, Open MPI shipped in), --remote-ns N with emulated
 remote costs: one boot, the configurations alternating inside it, so the
-ratios compare runs of one guest under one load. --charge-kernel makes the
+ratios compare runs of one guest under one load. --pace [NS] paces the
+guest's time (`ompnuma vm --pace`: a model of a 2-socket server, times
+independent of the host's load; --remote-ns is then the server's extra
+remote latency); lines `# paced time lagged ...` say which tags (patterns and
+configurations, with --counts) fell behind the model. --charge-kernel makes the
 guest kernel's accesses cost too (Open MPI's shared-memory transport copies
 large messages in the kernel, with CMA: without it those copies are free).
 --counts FILE keeps the emulator's ground truth, each pattern and
@@ -75,7 +79,7 @@ def configurations(a, build, mpirun, cpus):
     if a.threads > 1:
         configs.append(("ondeloc+critpath", core + [
             "-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp,
-            "-x", "LD_LIBRARY_PATH=" + os.path.join(build, "lib"), "-x", "OMP_PLACEMENT=critpath,track=anon"]))
+            "-x", "LD_LIBRARY_PATH=" + os.path.join(build, "lib"), "-x", "OMP_PLACEMENT=critpath,source=pagefault,track=anon"]))
     if a.configs:
         keep = set(a.configs.split(",")) | {"core"}
         configs = [c for c in configs if c[0] in keep]
@@ -141,6 +145,8 @@ def run_vm(a, build, exe, lib, configs, patterns):
     runner = [os.path.join(build, "bin", "ompnuma"), "vm", "--layout", a.vm, "--timeout", str(a.vm_timeout)]
     if a.remote_ns is not None:
         runner += ["--remote-ns", str(a.remote_ns)]
+    if a.pace is not None:
+        runner += ["--pace"] + ([a.pace] if a.pace else [])
     if a.charge_kernel:
         runner += ["--charge-kernel"]
     if a.counts:
@@ -165,6 +171,9 @@ def run_vm(a, build, exe, lib, configs, patterns):
             last = None
     if p.returncode:
         print("# the VM ended with status {}: {}".format(p.returncode, p.stderr.strip().splitlines()[-1:]))
+    for l in p.stderr.splitlines():
+        if "paced time lagged" in l:
+            print("# " + l)
     return times, failed
 
 
@@ -184,6 +193,7 @@ def main():
     ap.add_argument("--topology", default="")
     ap.add_argument("--vm", metavar="LAYOUT", default="")
     ap.add_argument("--remote-ns", type=int, default=None)
+    ap.add_argument("--pace", nargs="?", const="", default=None, metavar="NS")
     ap.add_argument("--charge-kernel", action="store_true")
     ap.add_argument("--counts", default="")
     ap.add_argument("--extra-mca", action="append", default=[], metavar="KEY=VALUE")
@@ -191,8 +201,8 @@ def main():
     ap.add_argument("--csv", default="")
     a = ap.parse_args()
     if a.threads < 1 or a.np < 1 or a.reps < 1 or (not a.vm and (a.remote_ns is not None or a.charge_kernel
-                                                                   or a.counts)):
-        print("run.py: --threads, --np and --reps must be >= 1; --remote-ns, --charge-kernel and --counts "
+                                                                   or a.counts or a.pace is not None)):
+        print("run.py: --threads, --np and --reps must be >= 1; --remote-ns, --pace, --charge-kernel and --counts "
               "need --vm", file=sys.stderr)
         return 2
     if any("=" not in kv for kv in a.extra_mca):
@@ -216,7 +226,8 @@ def main():
     rows = []
     print("# np={} threads={} bytes={} iters={} local_mib={} reps={} interval={}ms {}{}{}".format(
         a.np, a.threads, a.bytes, a.iters, a.local_mib, a.reps, a.interval,
-        "vm {} remote_ns={}".format(a.vm, a.remote_ns) if a.vm else "host cpus={}".format(os.cpu_count()),
+        "vm {} remote_ns={}{}".format(a.vm, a.remote_ns, "" if a.pace is None else " paced " + (a.pace or "default"))
+        if a.vm else "host cpus={}".format(os.cpu_count()),
         " kernel charged" if a.charge_kernel else "", "".join(" --mca " + kv for kv in a.extra_mca)))
     shares = {}
     if a.vm:

@@ -1,8 +1,10 @@
 /* rt_cache.c: the placement cache: load at start, start regions from their kept mapping, save at exit. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt_cache.h"
@@ -14,8 +16,8 @@
 #include "rt_util.h"
 
 #define HEADER "ompnuma-cache/1"
-#define MAX_ENTRIES 4096
 #define KEY_LEN 160
+#define MAX_TEAM (1 << 20)   /* as many threads as CPUs a key can name */
 
 typedef struct entry {
     char   machine[17];
@@ -28,7 +30,8 @@ typedef struct entry {
 } entry_t;
 
 static entry_t *entries;
-static int nentries;
+static int nentries, capacity;
+static int partial;       /* out of memory while loading: the file is left as it is at exit */
 static char machine[17];  /* this machine's key */
 
 /* FNV-1a over the topology the decisions were made on: nodes, their CPUs,
@@ -52,40 +55,70 @@ static void machine_key(void)
     snprintf(machine, sizeof machine, "%016llx", (unsigned long long)h);
 }
 
-static void clear(void)
+/* A new entry at the end (zeroed), or NULL when out of memory. */
+static entry_t *append(void)
 {
-    for (int i = 0; i < nentries; i++)
-        free(entries[i].cpus);
-    free(entries);
-    entries = NULL;
-    nentries = 0;
+    if (nentries == capacity) {
+        int n = capacity ? 2 * capacity : 64;
+        entry_t *grown = realloc(entries, (size_t)n * sizeof *grown);
+        if (!grown)
+            return NULL;
+        entries = grown;
+        capacity = n;
+    }
+    entry_t *e = &entries[nentries++];
+    memset(e, 0, sizeof *e);
+    return e;
 }
 
-/* One entry line (after "region "), or -1 when it is not one. */
+/* The next space-separated field of *p, in place (NULL when none). */
+static char *field(char **p)
+{
+    char *f = *p + strspn(*p, " ");
+    if (!*f)
+        return NULL;
+    char *end = f + strcspn(f, " ");
+    *p = *end ? end + 1 : end;
+    *end = '\0';
+    return f;
+}
+
+/* One entry line (after "region ") of any length, or -1 when it is not one. */
 static int parse_entry(char *line, entry_t *e)
 {
-    char cpus[8192];
-    memset(e, 0, sizeof *e);
-    if (sscanf(line, "%16s %159s %159s %d %8191s %lf %lf", e->machine, e->code, e->parent, &e->team, cpus,
-               &e->before, &e->after) != 7 || e->team < 1 || e->team > 4096 || strlen(e->machine) != 16)
+    char *machine_f = field(&line), *code = field(&line), *parent = field(&line), *team = field(&line),
+         *cpus = field(&line), *before = field(&line), *after = field(&line), *end;
+    if (!after || field(&line) || strlen(machine_f) != 16 || strlen(code) >= KEY_LEN ||
+        strlen(parent) >= KEY_LEN || rt_parse_int(team, 1, MAX_TEAM, &e->team) != 0)
         return -1;
+    e->before = strtod(before, &end);
+    if (*end)
+        return -1;
+    e->after = strtod(after, &end);
+    if (*end)
+        return -1;
+    strcpy(e->machine, machine_f);
+    strcpy(e->code, code);
+    strcpy(e->parent, parent);
     e->cpus = malloc((size_t)e->team * sizeof *e->cpus);
     if (!e->cpus)
         return -1;
     char *p = cpus;
     for (int i = 0; i < e->team; i++) {
-        char *end;
-        errno = 0;
-        long c = strtol(p, &end, 10);
-        if (errno || end == p || c < -1 || c >= 1 << 20 || (*end != ',' && *end != '\0') ||
-            (i < e->team - 1) != (*end == ',')) {
-            free(e->cpus);
-            return -1;
-        }
-        e->cpus[i] = (int)c;
-        p = end + 1;
+        char *comma = strchr(p, ',');
+        if ((i < e->team - 1) != (comma != NULL))
+            break;
+        if (comma)
+            *comma = '\0';
+        if (rt_parse_int(p, -1, MAX_TEAM - 1, &e->cpus[i]) != 0)
+            break;
+        if (i == e->team - 1)
+            return 0;
+        p = comma + 1;
     }
-    return 0;
+    free(e->cpus);
+    e->cpus = NULL;
+    return -1;
 }
 
 void rt_cache_load(void)
@@ -101,25 +134,40 @@ void rt_cache_load(void)
                     rt_read_file_error(errno));
         return;
     }
-    entries = calloc(MAX_ENTRIES, sizeof *entries);
-    int bad = !entries || strncmp(text, HEADER "\n", sizeof HEADER) != 0;
-    char *save = NULL;
-    int lineno = 1;
-    for (char *line = bad ? NULL : strtok_r(text + sizeof HEADER, "\n", &save); line && !bad;
-         line = strtok_r(NULL, "\n", &save)) {
-        lineno++;
-        if (strncmp(line, "region ", 7) != 0 || nentries == MAX_ENTRIES || parse_entry(line + 7, &entries[nentries]))
-            bad = lineno;
-        else
-            nentries++;
-    }
-    free(text);
-    if (bad) {
-        rt_warn("OMP_PLACEMENT cache=%s: not a placement cache (%s%d); starting without it, and it is "
-                "replaced at exit", rt_conf->cache_path, bad > 1 ? "line " : "header, line ", bad > 1 ? bad : 1);
-        clear();
+    if (strncmp(text, HEADER "\n", sizeof HEADER) != 0) {
+        free(text);
+        rt_warn("OMP_PLACEMENT cache=%s: not a placement cache (header, line 1); starting without it, and it is "
+                "replaced at exit", rt_conf->cache_path);
         return;
     }
+    /* A line that is not an entry costs only itself: it is left out (and
+     * out of the file at exit), every other entry is used and kept. Lines
+     * are split by hand: strtok_r would skip empty ones and miscount. */
+    int lineno = 1, first_bad = 0, nbad = 0;
+    for (char *line = text + sizeof HEADER, *next, *end = text + len; line < end; line = next) {
+        char *nl = memchr(line, '\n', (size_t)(end - line));
+        next = nl ? nl + 1 : end;
+        size_t line_len = (size_t)((nl ? nl : end) - line);
+        line[line_len] = '\0'; /* the newline, or the terminator rt_read_file adds */
+        lineno++;
+        if (!line_len)
+            continue;
+        entry_t *e = append();
+        if (!e) {
+            partial = 1;
+            break;
+        }
+        if (strlen(line) != line_len || strncmp(line, "region ", 7) != 0 || parse_entry(line + 7, e) != 0) {
+            nentries--;
+            if (!nbad++)
+                first_bad = lineno;
+        }
+    }
+    free(text);
+    if (nbad)
+        rt_warn("OMP_PLACEMENT cache=%s: %d line%s that %s not an entry (line %d%s); left out, the other %d "
+                "entries used and kept", rt_conf->cache_path, nbad, nbad > 1 ? "s" : "", nbad > 1 ? "are" : "is",
+                first_bad, nbad > 1 ? " first" : "", nentries);
     int here = 0, ours = 0;
     char prog[160];
     const char *id = rt_program_build_id(prog, sizeof prog) == 0 ? prog : NULL;
@@ -181,8 +229,11 @@ void rt_cache_save(void)
 {
     if (!rt_conf->cache_path[0] || !rt_mach->ok)
         return;
-    if (!entries && !(entries = calloc(MAX_ENTRIES, sizeof *entries)))
+    if (partial) { /* rewriting it would drop the entries that were not read */
+        rt_warn("OMP_PLACEMENT cache=%s: not all of it could be read (out of memory); not updated",
+                rt_conf->cache_path);
         return;
+    }
     /* This run's regions: a kept mapping is written (new or again), a rolled back one leaves. */
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *r = rt_region_at(i);
@@ -191,9 +242,7 @@ void rt_cache_save(void)
         if ((!keep && r->outcome != RT_OUTCOME_ROLLED_BACK) || region_keys(r, code, parent) != 0)
             continue;
         entry_t *e = find(code, parent, r->team_size);
-        if (!e && keep && nentries < MAX_ENTRIES) {
-            e = &entries[nentries++];
-            memset(e, 0, sizeof *e);
+        if (!e && keep && r->team_size <= MAX_TEAM && (e = append())) {
             snprintf(e->machine, sizeof e->machine, "%s", machine);
             snprintf(e->code, sizeof e->code, "%s", code);
             snprintf(e->parent, sizeof e->parent, "%s", parent);
@@ -216,12 +265,25 @@ void rt_cache_save(void)
             e->after = r->cp_after_ns;
         }
     }
+    /* Only a regular file, or a path where nothing is yet, is ever
+     * replaced: never a symbolic link, a device, a FIFO (the settings
+     * refused those at start; this is the path as it is now). */
+    struct stat st;
+    if (lstat(rt_conf->cache_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        rt_warn("OMP_PLACEMENT cache=%s: no longer a regular file; cache not updated", rt_conf->cache_path);
+        return;
+    }
     char tmp[sizeof rt_conf->cache_path + 32];
     snprintf(tmp, sizeof tmp, "%s.%d.tmp", rt_conf->cache_path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         rt_warn("OMP_PLACEMENT cache=%s: cannot write %s: %s; cache not updated", rt_conf->cache_path, tmp,
                 strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
         return;
     }
     fprintf(f, "%s\n", HEADER);

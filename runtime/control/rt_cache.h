@@ -17,9 +17,13 @@
  * File: "ompnuma-cache/1", then one line per entry:
  *   region MACHINE CODE PARENT TEAM CPU,CPU,... BEFORE_NS AFTER_NS
  * Entries of other machines, binaries or regions this run did not see are
- * kept. A file that cannot be read or parsed is ignored with one warning
- * (and replaced at exit); a cache none of whose entries is for this machine
- * or this program says so in one warning. Nothing here can fail the program.
+ * kept; entries of any length are read. A file whose first line is not the
+ * header is ignored with one warning (and replaced at exit); a line that is
+ * not an entry costs only itself (one warning counts them; it is left out at
+ * exit); a cache none of whose entries is for this machine or this program
+ * says so in one warning. Only a regular file, or a path where nothing is
+ * yet, is written (the setting refuses anything else; the save checks
+ * again). Nothing here can fail the program.
  */
 
 /* Once, at start-up, when rt_conf->cache_path is set. */

@@ -71,11 +71,11 @@ typedef struct data {
     uint64_t        remote_total, other_remote;
 } data_t;
 
-static data_t *by_id[RT_MAX_REGIONS];
+static data_t *by_id[RT_REGION_MAX];
 
 static data_t *get(const rt_region_t *r, int create)
 {
-    if (r->id < 0 || r->id >= RT_MAX_REGIONS)
+    if (r->id < 0 || r->id >= RT_REGION_MAX)
         return NULL;
     data_t *d = __atomic_load_n(&by_id[r->id], __ATOMIC_ACQUIRE);
     if (d || !create)

@@ -1,239 +1,37 @@
 /* rt_mpimap.c: the MPI mapper thread (OnDeLoc-MPI): reads the ranks' rows, decides with OnDeLocMap+, publishes nodes, adapts the interval, writes the matrix and the timeline. */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
-#include <linux/mempolicy.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "process/pl_process.h"
+#include "rt_affinity.h"
 #include "rt_core.h"
 #include "rt_fault.h"
 #include "rt_log.h"
+#include "rt_migrate.h"
 #include "rt_mpimap.h"
 #include "rt_procfs.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
 #include "rt_util.h"
 
-/* ---------------------------------------------------------------- settings */
-
-static const char VAR[] = "OMP_PLACEMENT_MPI";
-
-static void defaults(rt_mpimap_settings_t *s)
-{
-    memset(s, 0, sizeof *s);
-    s->interval_ms = RT_MPIMAP_DEFAULT_INTERVAL_MS;
-    s->v = RT_MPIMAP_DEFAULT_V;
-    s->min_interval_ms = RT_MPIMAP_DEFAULT_INTERVAL_MS;
-    s->max_interval_ms = RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS;
-    s->min_gain = RT_MPIMAP_DEFAULT_MIN_GAIN;
-}
-
-/* A finite number in [lo, hi]; 0 on success. */
-static int number(const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(d) || d < lo || d > hi)
-        return -1;
-    *out = d;
-    return 0;
-}
-
-int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int warn)
-{
-    defaults(s);
-    if (!value || !*value)
-        return 0;
-    int bad = 0;
-    int min_given = 0;
-    char buf[4096];
-    if (strlen(value) >= sizeof buf) {
-        if (warn)
-            rt_warn("%s: value of %zu characters is too long; using off", VAR, strlen(value));
-        return 1;
-    }
-    strcpy(buf, value);
-    char *save = NULL;
-    for (char *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
-        while (*it == ' ')
-            it++;
-        char *eq = strchr(it, '=');
-        if (!eq) {
-            if (!strcmp(it, "off"))
-                s->enabled = 0;
-            else if (!strcmp(it, "ondeloc"))
-                s->enabled = 1;
-            else if (!strcmp(it, "dry_run"))
-                s->dry_run = 1;
-            else if (!strcmp(it, "verbose"))
-                s->verbose = 1;
-            else {
-                bad++;
-                if (warn)
-                    rt_warn("%s: \"%s\" is not off, ondeloc, dry_run, verbose or key=value; ignored",
-                            VAR, it);
-            }
-            continue;
-        }
-        *eq = 0;
-        const char *k = it, *v = eq + 1;
-        double d;
-        if (!strcmp(k, "interval")) {
-            if (number(v, 1, 3600000, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: interval=%s is not a number of milliseconds in 1..3600000; using %g",
-                            VAR, v, s->interval_ms);
-            } else
-                s->interval_ms = d;
-        } else if (!strcmp(k, "min_interval")) {
-            if (number(v, 1, 3600000, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: min_interval=%s is not a number of milliseconds in 1..3600000; using %g",
-                            VAR, v, s->min_interval_ms);
-            } else {
-                s->min_interval_ms = d;
-                min_given = 1;
-            }
-        } else if (!strcmp(k, "max_interval")) {
-            if (number(v, 1, 3600000, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: max_interval=%s is not a number of milliseconds in 1..3600000; using %g",
-                            VAR, v, s->max_interval_ms);
-            } else
-                s->max_interval_ms = d;
-        } else if (!strcmp(k, "min_gain")) {
-            if (number(v, 0, 1, &d)) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: min_gain=%s is not a fraction in 0..1; using %g", VAR, v, s->min_gain);
-            } else
-                s->min_gain = d;
-        } else if (!strcmp(k, "v")) {
-            if (number(v, 1.0, 1000, &d) || d <= 1.0) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: v=%s is not a number above 1 (at most 1000); using %g", VAR, v, s->v);
-            } else
-                s->v = d;
-        } else if (!strcmp(k, "report") || !strcmp(k, "matrix") || !strcmp(k, "bindings")
-                   || !strcmp(k, "topology")) {
-            char *dst = !strcmp(k, "report") ? s->report
-                      : !strcmp(k, "matrix") ? s->matrix
-                      : !strcmp(k, "bindings") ? s->bindings : s->topology;
-            if (!*v) {
-                bad++;
-                if (warn)
-                    rt_warn("%s: %s= is empty; using none", VAR, k);
-            } else
-                snprintf(dst, PATH_MAX, "%s", v);
-        } else {
-            bad++;
-            if (warn)
-                rt_warn("%s: unknown key \"%s\" (in \"%s=%s\"); ignored", VAR, k, k, v);
-        }
-    }
-    /* The interval starts at or above the floor; without an explicit floor
-     * the first interval is the floor (the paper: never below 500 ms). */
-    if (!min_given)
-        s->min_interval_ms = s->interval_ms < RT_MPIMAP_DEFAULT_INTERVAL_MS ? s->interval_ms
-                                                                          : RT_MPIMAP_DEFAULT_INTERVAL_MS;
-    if (s->max_interval_ms < s->min_interval_ms) {
-        bad++;
-        if (warn)
-            rt_warn("%s: max_interval=%g is below min_interval=%g; using max_interval=%g", VAR,
-                    s->max_interval_ms, s->min_interval_ms, s->min_interval_ms);
-        s->max_interval_ms = s->min_interval_ms;
-    }
-    if (s->interval_ms < s->min_interval_ms || s->interval_ms > s->max_interval_ms) {
-        double in = s->interval_ms < s->min_interval_ms ? s->min_interval_ms : s->max_interval_ms;
-        bad++;
-        if (warn)
-            rt_warn("%s: interval=%g is outside min_interval..max_interval (%g..%g); using %g", VAR,
-                    s->interval_ms, s->min_interval_ms, s->max_interval_ms, in);
-        s->interval_ms = in;
-    }
-    return bad;
-}
-
-void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g,min_gain=%g",
-             s->enabled ? "ondeloc" : "off", s->dry_run ? ",dry_run" : "",
-             s->verbose ? ",verbose" : "", s->interval_ms, s->v, s->min_interval_ms,
-             s->max_interval_ms, s->min_gain);
-}
+/* The mapper's log, on stderr: OMP_PLACEMENT_MPI's verbose asks for it
+ * (OMP_PLACEMENT_VERBOSE is the OpenMP side's). */
+#define say(...)                                                                                    \
+    do {                                                                                            \
+        if (rt_conf->mpi.verbose)                                                                   \
+            rt_verbose(0, __VA_ARGS__);                                                             \
+    } while (0)
 
 /* ---------------------------------------------------------- the rank's side */
 
-/* CAP_SYS_NICE in the calling thread's effective set, or not (capabilities
- * are per thread): 1 if it was there before, 0 if not, -1 on failure. */
-static int sys_nice_effective(int on)
-{
-    struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-    if (syscall(SYS_capget, &hdr, data) != 0)
-        return -1;
-    uint32_t bit = 1u << (CAP_SYS_NICE % 32);
-    int had = (data[CAP_SYS_NICE / 32].effective & bit) != 0;
-    if (had == on)
-        return had;
-    if (on)
-        data[CAP_SYS_NICE / 32].effective |= bit;
-    else
-        data[CAP_SYS_NICE / 32].effective &= ~bit;
-    return syscall(SYS_capset, &hdr, data) == 0 ? had : -1;
-}
-
-/* Move the pages of this process from every other node to os_node: only
- * those it maps alone. With CAP_SYS_NICE (root) migrate_pages(2) also moves
- * pages it shares with other processes (MPI's shared-memory segments,
- * libraries' page cache): every rank of a host pulling the same pages to
- * its own node at once made the calls take seconds of system time each
- * (pairs in the 4-node VM 9x slower than without a move). The thread's
- * CAP_SYS_NICE is set aside for the call. The source nodes are the ones
- * this process may use memory on (get_mempolicy's MPOL_F_MEMS_ALLOWED), not
- * every possible node: the kernel walks the whole address space once per
- * source node (and scans the masks quadratically), and 1023 sources made
- * one call take 2.5-6.6 s in the 4-node VM whatever it moved. Returns the
- * pages left behind (>= 0) or -errno. */
-static long migrate_memory(int os_node)
-{
-    if (os_node < 0 || os_node >= 64 * RT_MPISHM_MASK_WORDS)
-        return -EINVAL;
-    unsigned long from[RT_MPISHM_MASK_WORDS], to[RT_MPISHM_MASK_WORDS];
-    const unsigned long maxnode = 64 * RT_MPISHM_MASK_WORDS;
-    memset(to, 0, sizeof to);
-    if (syscall(SYS_get_mempolicy, NULL, from, maxnode, NULL, MPOL_F_MEMS_ALLOWED) != 0)
-        memset(from, 0xff, sizeof from); /* unknown: every node, slower but complete */
-    to[os_node / 64] |= 1UL << (os_node % 64);
-    from[os_node / 64] &= ~(1UL << (os_node % 64));
-    int any = 0;
-    for (int w = 0; w < RT_MPISHM_MASK_WORDS; w++)
-        any |= from[w] != 0;
-    if (!any)
-        return 0; /* the only node there is */
-    int had = sys_nice_effective(0);
-    if (had < 0)
-        return -EPERM; /* moving shared pages is what must not happen */
-    long r = syscall(SYS_migrate_pages, 0, maxnode, from, to);
-    int err = errno;
-    if (had)
-        sys_nice_effective(1);
-    return r < 0 ? -err : r;
-}
-
-int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
+int rt_mpimap_apply(rt_mpi_row_t *row)
 {
     uint32_t e1 = atomic_load_explicit(&row->epoch, memory_order_acquire);
     if (e1 == 0 || (e1 & 1) || e1 == atomic_load_explicit(&row->applied_epoch, memory_order_relaxed))
@@ -261,7 +59,7 @@ int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
     if (!any) {
         threads = 0;
     } else {
-        threads = (allot ? allot : rt_affinity_allot)(&set, dry, &failed);
+        threads = rt_affinity_allot(&set, dry, &failed);
         if (threads < 0)
             threads = 0;
         /* The memory moves only when the rank's node changed: a new share
@@ -275,18 +73,23 @@ int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot)
              * move at the same time count each other's pages too). */
             int64_t v0 = rt_vmstat_counter("pgmigrate_success");
             uint64_t t0 = rt_now_ns();
-            pages = migrate_memory(os_node);
+            pages = rt_migrate_own_pages(os_node);
+            int err = errno;
             uint64_t ns = rt_now_ns() - t0;
             int64_t v1 = rt_vmstat_counter("pgmigrate_success");
             uint64_t moved = v0 >= 0 && v1 >= v0 ? (uint64_t)(v1 - v0) : 0;
             atomic_fetch_add_explicit(&row->migrate_calls, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&row->migrate_ns, ns, memory_order_relaxed);
             atomic_fetch_add_explicit(&row->migrate_moved, moved, memory_order_relaxed);
-            if (pages >= 0)
+            if (pages >= 0) {
                 atomic_store_explicit(&row->migrated_to, os_node + 1, memory_order_relaxed);
-            rt_verbose(1, "mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
-                          "host meanwhile, %ld left",
-                       (int)row->world_rank, os_node, (double)ns / 1e6, (unsigned long long)moved, pages);
+                say("mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
+                    "host meanwhile, %ld left",
+                    (int)row->world_rank, os_node, (double)ns / 1e6, (unsigned long long)moved, pages);
+            } else {
+                say("mpi: rank %d could not move its memory to node %d: %s", (int)row->world_rank,
+                    os_node, strerror(err));
+            }
         }
     }
     atomic_store_explicit(&row->applied_node, node, memory_order_relaxed);
@@ -310,7 +113,12 @@ typedef struct remap {
 } remap_t;
 
 struct rt_mpimap {
-    rt_mpimap_config_t cfg;
+    rt_mpimap_config_t cfg;       /* local_world and host point at the copies below */
+    int           *world;         /* [n] the local ranks' world ranks */
+    char           host[256];
+    rt_topo_t      topo;          /* OMP_PLACEMENT_MPI's topology, this machine by default */
+    int            topo_loaded;
+    rt_mpi_row_t **rows;          /* [n] the local ranks' rows, mapped */
     pl_topo_t      pt;
     int            n;             /* local ranks */
     uint64_t      *last;          /* [n * n] cumulative bytes at the last decision */
@@ -370,7 +178,7 @@ static double since_ms(const struct timespec *t0)
  */
 static void share(const rt_mpimap_t *m, int i, uint64_t mask[RT_MPISHM_MASK_WORDS])
 {
-    const rt_topo_t *t = m->cfg.topo;
+    const rt_topo_t *t = &m->topo;
     int d = m->node[i], cap = t->capacity[d], cnt = 0, pos = 0;
     for (int j = 0; j < m->n; j++)
         if (m->node[j] == d) {
@@ -411,12 +219,12 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
     char cores[512], line[1024];
     uint64_t mask[RT_MPISHM_MASK_WORDS];
     share(m, i, mask);
-    core_map(m->cfg.topo, mask, cores, sizeof cores);
+    core_map(&m->topo, mask, cores, sizeof cores);
     char wasbuf[32] = "";
     if (was >= 0)
         snprintf(wasbuf, sizeof wasbuf, ", was node %d", was);
     int k = snprintf(line, sizeof line, "[%s:%d] MCW rank %d bound to NUMA node %d: %s (remap %d%s%s)\n",
-                     m->cfg.host, (int)m->cfg.rows[i]->creator_pid, m->cfg.local_world[i], m->node[i],
+                     m->cfg.host, (int)m->rows[i]->creator_pid, m->cfg.local_world[i], m->node[i],
                      cores, m->changes, wasbuf, m->dry_run ? ", dry run" : "");
     if (k < 0)
         return;
@@ -425,7 +233,7 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
         ssize_t w = write(m->bindings_fd, line, len);
         (void)w;
     }
-    if (m->cfg.settings->verbose && m->bindings_fd != STDERR_FILENO) {
+    if (rt_conf->mpi.verbose && m->bindings_fd != STDERR_FILENO) {
         ssize_t w = write(STDERR_FILENO, line, len);
         (void)w;
     }
@@ -435,8 +243,8 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
  * epoch while writing), when either changed. Returns 1 when published. */
 static int publish(rt_mpimap_t *m, int i)
 {
-    rt_mpi_row_t *r = m->cfg.rows[i];
-    const rt_topo_t *t = m->cfg.topo;
+    rt_mpi_row_t *r = m->rows[i];
+    const rt_topo_t *t = &m->topo;
     int d = m->node[i];
     uint64_t mask[RT_MPISHM_MASK_WORDS];
     share(m, i, mask);
@@ -488,7 +296,7 @@ static uint64_t read_rows(rt_mpimap_t *m, uint64_t *last, uint64_t *delta)
     uint64_t vol = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            uint64_t cur = atomic_load_explicit(&m->cfg.rows[i]->cell[m->cfg.local_world[j]].bytes,
+            uint64_t cur = atomic_load_explicit(&m->rows[i]->cell[m->cfg.local_world[j]].bytes,
                                                 memory_order_relaxed);
             size_t k = (size_t)i * n + j;
             delta[k] = i == j ? 0 : cur - last[k];
@@ -530,10 +338,10 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
      * about the same share, and the heaviest pair is the interval's noise). */
     double now_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->prev) : 0;
     double new_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->node) : 0;
-    if (moved > 0 && m->have_prev && new_share - now_share < m->cfg.settings->min_gain) {
-        rt_verbose(1, "mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node "
-                      "instead of %.3f (min_gain %g)", m->cfg.host, new_share, now_share,
-                   m->cfg.settings->min_gain);
+    if (moved > 0 && m->have_prev && new_share - now_share < rt_conf->mpi.min_gain) {
+        say("mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node "
+            "instead of %.3f (min_gain %g)", m->cfg.host, new_share, now_share,
+            rt_conf->mpi.min_gain);
         memcpy(m->node, m->prev, sizeof(int) * (size_t)n);
         memcpy(m->core, m->prev_core, sizeof(int) * (size_t)n);
         moved = 0;
@@ -542,8 +350,8 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
     m->decisions++;
     m->decided_share = pl_ondeloc_local_share(&cm, m->node);
     double next = used;
-    pl_ondeloc_interval_t rule = { m->cfg.settings->v, m->cfg.settings->min_interval_ms,
-                                   m->cfg.settings->max_interval_ms };
+    pl_ondeloc_interval_t rule = { rt_conf->mpi.v, rt_conf->mpi.min_interval_ms,
+                                   rt_conf->mpi.max_interval_ms };
     /* A probe that kept the mapping (its window straddled the change, or
      * the new traffic has no better mapping) is not a full interval of a
      * stable mapping: the interval stays. */
@@ -558,18 +366,18 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
         published += m->published[i] = publish(m, i);
     if (published > 0) {
         m->changes++;
-        if (m->cfg.settings->verbose) {
+        if (rt_conf->mpi.verbose) {
             char nodes[512];
             size_t o = 0;
             for (int i = 0; i < n && o + 12 < sizeof nodes; i++)
                 o += (size_t)snprintf(nodes + o, sizeof nodes - o, "%s%d", i ? " " : "", m->node[i]);
-            rt_verbose(1, "mpi: remap %d on %s after %.0f ms: nodes %s (%d moved, %llu bytes, "
-                          "next interval %g ms)%s%s", m->changes, m->cfg.host, used, nodes, moved,
-                       (unsigned long long)vol, next, window ? " at a probe" : "",
-                       m->dry_run ? " dry run" : "");
+            say("mpi: remap %d on %s after %.0f ms: nodes %s (%d moved, %llu bytes, "
+                "next interval %g ms)%s%s", m->changes, m->cfg.host, used, nodes, moved,
+                (unsigned long long)vol, next, window ? " at a probe" : "",
+                m->dry_run ? " dry run" : "");
         }
         for (int i = 0; i < n; i++)
-            if (m->published[i] && (m->bindings_fd >= 0 || m->cfg.settings->verbose))
+            if (m->published[i] && (m->bindings_fd >= 0 || rt_conf->mpi.verbose))
                 binding_line(m, i, m->have_prev && m->prev[i] != m->node[i] ? m->prev[i] : -1);
         remap_t e = { since_ms(&m->t0), used, next, vol, moved, 0 };
         remember(m, &e);
@@ -594,7 +402,7 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
  */
 static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
 {
-    const rt_topo_t *t = m->cfg.topo;
+    const rt_topo_t *t = &m->topo;
     int n = m->n, nn = t->nnodes;
     for (int i = 0; i < n; i++)
         m->start[i] = -1;
@@ -604,7 +412,7 @@ static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
         cpu_set_t set;
         int *row = cpus + (size_t)i * nn, counted = 0;
         slot[i] = -1;
-        if (sched_getaffinity(m->cfg.rows[i]->creator_pid, sizeof set, &set) != 0)
+        if (sched_getaffinity(m->rows[i]->creator_pid, sizeof set, &set) != 0)
             continue; /* no CPUs counted: unknown */
         for (int d = 0; d < nn; d++)
             for (int c = 0; c < t->capacity[d]; c++) {
@@ -626,7 +434,7 @@ static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
         m->prev[i] = d;
         m->prev_core[i] = d >= 0 ? slot[i] : 0;
         if (d >= 0)
-            atomic_store_explicit(&m->cfg.rows[i]->migrated_to, t->os_index[d] + 1, memory_order_relaxed);
+            atomic_store_explicit(&m->rows[i]->migrated_to, t->os_index[d] + 1, memory_order_relaxed);
     }
     m->have_prev = 1;
 }
@@ -653,7 +461,7 @@ static void *mapper_main(void *arg)
     sigset_t all;
     rt_fault_async_signals(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
-    const rt_mpimap_settings_t *set = m->cfg.settings;
+    const rt_mpi_settings_t *set = &rt_conf->mpi;
     struct timespec last = m->t0, probed = m->t0, due = m->t0;
     rt_timespec_add_ms(&due, m->interval_ms);
     pthread_mutex_lock(&m->lock);
@@ -688,10 +496,10 @@ static void *mapper_main(void *arg)
         } else if (drifted) {
             for (size_t k = 0; k < nn; k++)
                 m->probe_delta[k] += m->drift_delta[k];
-            rt_verbose(1, "mpi: the traffic left the mapping on %s: %.3f of two windows on-node (the last "
-                          "%.0f ms), %.3f when decided; deciding now, %.0f ms into a %g ms interval",
-                       m->cfg.host, pl_ondeloc_local_share(&w, m->node), window, m->decided_share, used,
-                       m->interval_ms);
+            say("mpi: the traffic left the mapping on %s: %.3f of two windows on-node (the last "
+                "%.0f ms), %.3f when decided; deciding now, %.0f ms into a %g ms interval",
+                m->cfg.host, pl_ondeloc_local_share(&w, m->node), window, m->decided_share, used,
+                m->interval_ms);
             m->early++;
             /* The interval rule as at its end: a change divides it. */
             step(m, m->probe_delta, m->interval_ms);
@@ -715,11 +523,6 @@ static void *mapper_main(void *arg)
     return NULL;
 }
 
-int rt_mpimap_decisions(const rt_mpimap_t *m)
-{
-    return m ? m->decisions : 0;
-}
-
 static void free_map(rt_mpimap_t *m)
 {
     free(m->last);
@@ -739,7 +542,48 @@ static void free_map(rt_mpimap_t *m)
     free(m->pool);
     if (m->bindings_fd > STDERR_FILENO)
         close(m->bindings_fd);
+    for (int i = 0; m->rows && i < m->n; i++)
+        rt_mpishm_unmap(m->rows[i], m->cfg.world_size);
+    free(m->rows);
+    free(m->world);
+    if (m->topo_loaded)
+        rt_topo_free(&m->topo);
     free(m);
+}
+
+/* What start needs before the thread: copies of the caller's arrays, the
+ * topology, every local rank's row. 0, or -1 with errno and why. */
+static int take_inputs(rt_mpimap_t *m, const rt_mpimap_config_t *cfg, char *why, size_t len)
+{
+    m->cfg = *cfg;
+    m->n = cfg->nlocal;
+    snprintf(m->host, sizeof m->host, "%s", cfg->host);
+    m->cfg.host = m->host;
+    m->world = malloc(sizeof(int) * (size_t)m->n);
+    m->rows = calloc((size_t)m->n, sizeof *m->rows);
+    if (!m->world || !m->rows) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    memcpy(m->world, cfg->local_world, sizeof(int) * (size_t)m->n);
+    m->cfg.local_world = m->world;
+    const char *spec = rt_conf->mpi.topology;
+    if (rt_topo_load(spec[0] ? spec : NULL, &m->topo, why, len) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    m->topo_loaded = 1;
+    for (int i = 0; i < m->n; i++) {
+        char name[128];
+        rt_mpishm_name(name, sizeof name, cfg->key, m->world[i]);
+        if (rt_mpishm_open(name, cfg->world_size, cfg->token, &m->rows[i]) != 0) {
+            int e = errno;
+            snprintf(why, len, "rank %d's row: %s", m->world[i], strerror(e));
+            errno = e;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* path with "%h" replaced by the host; with several hosts and no "%h", the
@@ -763,20 +607,28 @@ static void host_path(const rt_mpimap_t *m, const char *path, char *out, size_t 
         snprintf(out, len, "%s.%s", path, m->cfg.host);
 }
 
-int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
+int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg, char *why, size_t len)
 {
-    if (!out || !cfg || !cfg->settings || !cfg->topo || cfg->nlocal < 1 || !cfg->rows
-        || !cfg->local_world || !cfg->host)
-        return -EINVAL;
+    if (!out || !cfg || cfg->nlocal < 1 || cfg->world_size < cfg->nlocal || !cfg->local_world || !cfg->host) {
+        snprintf(why, len, "bad arguments");
+        errno = EINVAL;
+        return -1;
+    }
     rt_mpimap_t *m = calloc(1, sizeof *m);
-    if (!m)
-        return -ENOMEM;
-    m->cfg = *cfg;
-    m->n = cfg->nlocal;
+    if (!m) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
     m->bindings_fd = -1;
-    m->pt = (pl_topo_t){ cfg->topo->nnodes, cfg->topo->capacity, cfg->topo->distance,
-                         cfg->topo->numa_factor };
-    m->dry_run = cfg->settings->dry_run || !cfg->topo->this_system;
+    if (take_inputs(m, cfg, why, len) != 0) {
+        int e = errno;
+        free_map(m);
+        errno = e;
+        return -1;
+    }
+    const rt_topo_t *t = &m->topo;
+    m->pt = (pl_topo_t){ t->nnodes, t->capacity, t->distance, t->numa_factor };
+    m->dry_run = rt_conf->mpi.dry_run || !t->this_system;
     size_t nn = (size_t)m->n * m->n;
     m->last = calloc(nn, sizeof *m->last);
     m->delta = calloc(nn, sizeof *m->delta);
@@ -789,25 +641,27 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
     m->core = calloc((size_t)m->n, sizeof(int));
     m->start = calloc((size_t)m->n, sizeof(int));
     m->published = calloc((size_t)m->n, sizeof(int));
-    int *cpus = calloc((size_t)m->n * (size_t)(cfg->topo->nnodes + 1), sizeof(int)); /* and a slot per rank */
+    int *cpus = calloc((size_t)m->n * (size_t)(t->nnodes + 1), sizeof(int)); /* and a slot per rank */
     m->why = calloc((size_t)m->n, sizeof *m->why);
-    m->work_bytes = pl_ondeloc_workspace_bytes(m->n, cfg->topo->nnodes);
+    m->work_bytes = pl_ondeloc_workspace_bytes(m->n, t->nnodes);
     m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
     if (!m->last || !m->delta || !m->probe_last || !m->probe_delta || !m->drift_delta || !m->prev || !m->prev_core
         || !m->node || !m->core || !m->start || !m->published || !cpus || !m->why || !m->work) {
         free(cpus);
         free_map(m);
-        return -ENOMEM;
+        snprintf(why, len, "out of memory");
+        errno = ENOMEM;
+        return -1;
     }
-    seed_start(m, cpus, cpus + (size_t)m->n * (size_t)cfg->topo->nnodes);
+    seed_start(m, cpus, cpus + (size_t)m->n * (size_t)t->nnodes);
     free(cpus);
-    m->interval_ms = cfg->settings->interval_ms;
-    if (cfg->settings->bindings[0]) {
-        if (!strcmp(cfg->settings->bindings, "stderr"))
+    m->interval_ms = rt_conf->mpi.interval_ms;
+    if (rt_conf->mpi.bindings[0]) {
+        if (!strcmp(rt_conf->mpi.bindings, "stderr"))
             m->bindings_fd = STDERR_FILENO;
         else {
             char p[PATH_MAX];
-            host_path(m, cfg->settings->bindings, p, sizeof p);
+            host_path(m, rt_conf->mpi.bindings, p, sizeof p);
             m->bindings_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
             if (m->bindings_fd < 0)
                 rt_warn("OMP_PLACEMENT_MPI: bindings=%s cannot be written (%s); using none", p,
@@ -826,16 +680,24 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg)
         pthread_cond_destroy(&m->cond);
         pthread_mutex_destroy(&m->lock);
         free_map(m);
-        return -rc;
+        snprintf(why, len, "mapper thread: %s", strerror(rc));
+        errno = rc;
+        return -1;
     }
     m->started = 1;
     *out = m;
+    if (cfg->world_rank == 0) {
+        char set[4 * PATH_MAX + 256]; /* the four paths and the numbers */
+        rt_settings_format_mpi(rt_conf, set, sizeof set);
+        say("mpi: %s on %d host(s), %d rank(s); topology %s (%d nodes)%s", set, cfg->nhosts, cfg->world_size,
+            t->origin, t->nnodes, m->dry_run ? ", dry run" : "");
+    }
     return 0;
 }
 
 static uint64_t cell(const rt_mpimap_t *m, int i, int w, int msgs)
 {
-    const rt_mpi_cell_t *c = &m->cfg.rows[i]->cell[w];
+    const rt_mpi_cell_t *c = &m->rows[i]->cell[w];
     return msgs ? atomic_load(&c->msgs) : atomic_load(&c->bytes);
 }
 
@@ -853,7 +715,7 @@ static int local_of(const rt_mpimap_t *m, int w)
 static void write_matrix(const rt_mpimap_t *m)
 {
     char p[PATH_MAX];
-    host_path(m, m->cfg.settings->matrix, p, sizeof p);
+    host_path(m, rt_conf->mpi.matrix, p, sizeof p);
     FILE *f = fopen(p, "w");
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: matrix=%s cannot be written (%s); using none", p, strerror(errno));
@@ -885,15 +747,15 @@ static void write_matrix(const rt_mpimap_t *m)
 
 static void write_report(const rt_mpimap_t *m)
 {
-    char p[PATH_MAX], set[512];
-    host_path(m, m->cfg.settings->report, p, sizeof p);
+    char p[PATH_MAX], set[4 * PATH_MAX + 256]; /* the four paths and the numbers */
+    host_path(m, rt_conf->mpi.report, p, sizeof p);
     FILE *f = fopen(p, "w");
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: report=%s cannot be written (%s); using none", p, strerror(errno));
         return;
     }
-    const rt_topo_t *t = m->cfg.topo;
-    rt_mpimap_settings_format(m->cfg.settings, set, sizeof set);
+    const rt_topo_t *t = &m->topo;
+    rt_settings_format_mpi(rt_conf, set, sizeof set);
     fprintf(f, "{\n  \"mpi\": {\n    \"policy\": \"ondeloc\",\n    \"settings\": ");
     rt_json_string(f, set);
     fprintf(f, ",\n    \"host\": ");
@@ -923,7 +785,7 @@ static void write_report(const rt_mpimap_t *m)
     }
     fprintf(f, "%s],\n    \"ranks\": [", m->ntl ? "\n    " : "");
     for (int i = 0; i < m->n; i++) {
-        rt_mpi_row_t *r = m->cfg.rows[i];
+        rt_mpi_row_t *r = m->rows[i];
         uint64_t bytes = 0, msgs = 0;
         for (int w = 0; w < m->cfg.world_size; w++) {
             bytes += cell(m, i, w, 0);
@@ -980,9 +842,9 @@ void rt_mpimap_stop(rt_mpimap_t *m)
         pthread_cond_destroy(&m->cond);
         pthread_mutex_destroy(&m->lock);
     }
-    if (m->cfg.settings->matrix[0])
+    if (rt_conf->mpi.matrix[0])
         write_matrix(m);
-    if (m->cfg.settings->report[0])
+    if (rt_conf->mpi.report[0])
         write_report(m);
     free_map(m);
 }

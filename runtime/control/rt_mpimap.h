@@ -1,89 +1,48 @@
-/* rt_mpimap.h: the MPI process mapper (OnDeLoc-MPI): OMP_PLACEMENT_MPI, the mapper thread of a host's local rank 0, and how a rank applies its node. */
+/* rt_mpimap.h: the MPI process mapper (OnDeLoc-MPI): the mapper thread of a host's local rank 0, and how a rank applies its node. */
 #ifndef OMPNUMA_RT_MPIMAP_H
 #define OMPNUMA_RT_MPIMAP_H
 
-#include <limits.h>
-#include <sched.h>
 #include <stddef.h>
-#include "rt_affinity.h"
+#include <stdint.h>
 #include "rt_mpishm.h"
-#include "rt_topology.h"
 
-/*
- * OMP_PLACEMENT_MPI grammar:
- *   <mpi>  ::= <item> { "," <item> }
- *   <item> ::= "off" | "ondeloc" | "dry_run" | "verbose" | <key> "=" <value>
- *   <key>  ::= interval | v | min_interval | max_interval      (milliseconds, v a ratio)
- *            | min_gain                                       (a fraction in 0..1)
- *            | report | matrix | bindings | topology          (paths; bindings also "stderr")
- * Unset or empty: off. Every bad item gives one warning line naming the
- * variable, the value and what is used instead.
- */
-typedef struct rt_mpimap_settings {
-    int    enabled;           /* ondeloc */
-    int    dry_run;           /* decide and record, move nothing */
-    int    verbose;           /* decisions and bindings on stderr */
-    double interval_ms;       /* first mapping interval */
-    double v;                 /* interval slope, > 1 */
-    double min_interval_ms;
-    double max_interval_ms;
-    double min_gain;          /* share of the traffic a new mapping must bring on-node to replace the current one */
-    char   report[PATH_MAX];  /* JSON timeline ("" none); "%h" is replaced by the host name */
-    char   matrix[PATH_MAX];  /* communication matrix: ".mat" space-separated, else CSV */
-    char   bindings[PATH_MAX];/* --report-bindings-like lines: "stderr" or a file */
-    char   topology[PATH_MAX];/* hwloc synthetic description or XML file; "" = this machine */
-} rt_mpimap_settings_t;
-
-#define RT_MPIMAP_DEFAULT_INTERVAL_MS 500.0   /* the paper's lower bound */
-#define RT_MPIMAP_DEFAULT_V 2.0               /* the paper's v */
-#define RT_MPIMAP_DEFAULT_MAX_INTERVAL_MS 8000.0
-#define RT_MPIMAP_DEFAULT_MIN_GAIN 0.1
-
-/* Defaults, then value (NULL or "" = off). warn: print the warnings (one
- * rank of the job does, so the job prints each at most once). Returns the
- * number of bad items. */
-int rt_mpimap_settings_parse(rt_mpimap_settings_t *s, const char *value, int warn);
-
-/* "ondeloc,interval=500,v=2,..." */
-void rt_mpimap_settings_format(const rt_mpimap_settings_t *s, char *buf, size_t len);
-
-/* What the mapper of one host works on. Every array stays the caller's and
- * must live until rt_mpimap_stop returns. */
+/* What the mapper of one host works on: the PMPI layer's set-up found it.
+ * rt_mpimap_start copies what it keeps. */
 typedef struct rt_mpimap_config {
-    const rt_mpimap_settings_t *settings;
-    const rt_topo_t *topo;
+    int           world_rank;    /* the calling rank (world rank 0 logs the settings, verbose) */
     int           world_size;
     int           nlocal;        /* ranks on this host */
     const int    *local_world;   /* [nlocal] their world ranks, by local rank */
-    rt_mpi_row_t **rows;         /* [nlocal] their rows, mapped */
+    long          key;           /* the host's key in the rows' names (rt_mpishm_name) */
+    uint64_t      token;         /* this job on this host: rows of another job are refused */
     const char   *host;
     int           nhosts;        /* hosts in the job (file names get the host when > 1) */
 } rt_mpimap_config_t;
 
 typedef struct rt_mpimap rt_mpimap_t;
 
-/* Start the mapper thread. 0 or a negative errno (nothing started). */
-int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg);
+/* Start the mapper of this host: load the topology OMP_PLACEMENT_MPI names
+ * (this machine by default), map every local rank's row (each rank created
+ * its own), start the thread. 0, or -1 with errno (EINVAL: bad arguments or
+ * topology; rt_mpishm_open's; ENOMEM; pthread_create's) and a one-line
+ * reason in why: nothing started. */
+int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg, char *why, size_t len);
 
 /* Stop the thread (prompt: it waits on a condition variable), read the rows
  * a last time, write the matrix, bindings and report files that were asked
- * for, free everything. Safe with NULL. */
+ * for, unmap the rows, free everything. Safe with NULL. */
 void rt_mpimap_stop(rt_mpimap_t *m);
-
-/* Decisions taken so far (tests and the report). */
-int rt_mpimap_decisions(const rt_mpimap_t *m);
 
 /*
  * The rank's side, called from its next MPI call when the row's epoch is not
  * the one it applied: makes the target node's CPUs the process's allotment
- * through `allot` (the owner of this process's thread moves: libompnuma.so's
- * when ompnuma's OpenMP tool is loaded, so that its region loop places the
- * team inside the allotment; NULL: this copy's rt_affinity_allot), which
+ * (rt_affinity_allot: the one owner of this process's thread moves, whose
+ * region loop then places the OpenMP team inside the allotment), which
  * moves every thread of the process there, or in dry run only counts them;
- * then migrates the process's pages to the node. Records what it did in the
- * row. Returns 1 when it applied (or recorded) a new target, 0 when there
- * was nothing consistent to apply yet.
+ * then moves the process's own pages to the node (rt_migrate_own_pages).
+ * Records what it did in the row. Returns 1 when it applied (or recorded) a
+ * new target, 0 when there was nothing consistent to apply yet.
  */
-int rt_mpimap_apply(rt_mpi_row_t *row, rt_affinity_allot_fn *allot);
+int rt_mpimap_apply(rt_mpi_row_t *row);
 
 #endif

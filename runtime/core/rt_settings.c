@@ -11,6 +11,7 @@
 
 #include "rt_log.h"
 #include "rt_settings.h"
+#include "rt_util.h"
 
 /* Values longer than this are refused whole: no setting needs more, and a
  * runaway value is more likely a mistake than a wish. */
@@ -36,6 +37,15 @@
 #define DEFAULT_RATIO 0.97
 #define DEFAULT_REMOTE_MIN 0.1 /* a well-placed sample shows a few % remote, a misplaced thread most */
 #define DEFAULT_SEED 1ull
+/* The MPI mapper's interval (ms): the paper's lower bound (500 ms) and
+ * slope (v = 2); an hour at most, as IMAR2's period. */
+#define MPI_INTERVAL_MIN_MS 1.0
+#define MPI_INTERVAL_MAX_MS 3600000.0
+#define MPI_DEFAULT_INTERVAL_MS 500.0
+#define MPI_DEFAULT_V 2.0
+#define MPI_V_MAX 1000.0
+#define MPI_DEFAULT_MAX_INTERVAL_MS 8000.0
+#define MPI_DEFAULT_MIN_GAIN 0.1
 
 static const char *const source_names[RT_SOURCE_COUNT] = {
     "auto", "perf", "numa_balancing", "papi", "pagefault", "hints", "replay",
@@ -78,6 +88,11 @@ static void defaults(rt_settings_t *s)
     s->ratio = DEFAULT_RATIO;
     s->remote_min = DEFAULT_REMOTE_MIN;
     s->seed = DEFAULT_SEED;
+    s->mpi.interval_ms = MPI_DEFAULT_INTERVAL_MS;
+    s->mpi.v = MPI_DEFAULT_V;
+    s->mpi.min_interval_ms = MPI_DEFAULT_INTERVAL_MS;
+    s->mpi.max_interval_ms = MPI_DEFAULT_MAX_INTERVAL_MS;
+    s->mpi.min_gain = MPI_DEFAULT_MIN_GAIN;
 }
 
 /* ---- what is wrong with one variable: gathered, then said in one line ---- */
@@ -148,17 +163,6 @@ static int parse_bool(const char *v, int *out)
     return -1;
 }
 
-static int parse_int(const char *v, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi)
-        return -1;
-    *out = (int)x;
-    return 0;
-}
-
 static int parse_double(const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -212,7 +216,7 @@ typedef int (*option_fn)(rt_settings_t *s, const char *value, char *instead, siz
 static int opt_sample(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "sample=%d", s->sample);
-    return parse_int(v, SAMPLE_MIN, SAMPLE_MAX, &s->sample);
+    return rt_parse_int(v, SAMPLE_MIN, SAMPLE_MAX, &s->sample);
 }
 
 static int opt_numa_factor(rt_settings_t *s, const char *v, char *instead, size_t len)
@@ -294,7 +298,7 @@ static int opt_track(rt_settings_t *s, const char *v, char *instead, size_t len)
 static int opt_window(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "window=%d", s->window_ms);
-    return parse_int(v, WINDOW_MIN_MS, WINDOW_MAX_MS, &s->window_ms);
+    return rt_parse_int(v, WINDOW_MIN_MS, WINDOW_MAX_MS, &s->window_ms);
 }
 
 static int opt_perf_event(rt_settings_t *s, const char *v, char *instead, size_t len)
@@ -314,6 +318,7 @@ static int opt_scheduler(rt_settings_t *s, const char *v, char *instead, size_t 
 }
 
 static int writable_path(const char *path);
+static int replaceable_path(const char *path);
 
 static int opt_emu_tag(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
@@ -324,7 +329,7 @@ static int opt_emu_tag(rt_settings_t *s, const char *v, char *instead, size_t le
 static int opt_cache(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "no cache");
-    if (!*v || strlen(v) >= sizeof s->cache_path || !writable_path(v))
+    if (!*v || strlen(v) >= sizeof s->cache_path || !replaceable_path(v))
         return -1;
     strcpy(s->cache_path, v);
     return 0;
@@ -381,11 +386,13 @@ static int opt_seed(rt_settings_t *s, const char *v, char *instead, size_t len)
     return 0;
 }
 
-static const struct {
+typedef struct option {
     const char *key;
     option_fn parse;
     const char *expect;  /* what a good value looks like, for the warning */
-} placement_options[] = {
+} option_t;
+
+static const option_t placement_options[] = {
     {"sample", opt_sample, "an integer in 1..1000"},
     {"numa_factor", opt_numa_factor, "auto or a number in 1..100"},
     {"source", opt_source, "auto, perf, numa_balancing, papi, pagefault, hints or replay:<readable file>"},
@@ -396,7 +403,7 @@ static const struct {
     {"primary", opt_primary, "auto, return or stay"},
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
-    {"cache", opt_cache, "a file that can be written"},
+    {"cache", opt_cache, "a regular file that can be written, or a new one"},
     {"emu_tag", opt_emu_tag, "on or off"},
     {"window", opt_window, "an integer number of milliseconds in 10..600000"},
     {"perf_event", opt_perf_event, "auto or page-faults"},
@@ -407,7 +414,6 @@ static const struct {
     {"remote_min", opt_remote_min, "a number in 0..1"},
     {"seed", opt_seed, "an unsigned 64-bit integer"},
 };
-#define NOPTIONS (sizeof placement_options / sizeof placement_options[0])
 
 static char *trim(char *p)
 {
@@ -442,12 +448,19 @@ static int parse_policy_word(rt_settings_t *s, const char *w)
     return 0;
 }
 
-static void parse_placement(rt_settings_t *s, const char *value, problems_t *p)
+/* A word that is not key=value: *have_policy says whether a policy came before. */
+typedef void (*word_fn)(rt_settings_t *s, const char *w, int *have_policy, problems_t *p);
+
+/* The comma-separated items of a value: key=value through options[] (a
+ * bad value keeps what was there and says so), other words through word(),
+ * empty items counted (strtok_r would skip them; they are mistakes worth a
+ * warning, said last by say_empty_items). */
+static void parse_items(rt_settings_t *s, const char *value, const option_t *options, size_t noptions,
+                        word_fn word, problems_t *p)
 {
     char buf[MAX_VALUE_LEN + 1];
     strcpy(buf, value); /* the caller checked the length */
     int have_policy = 0;
-    /* strtok_r would skip empty items; they are mistakes worth a warning. */
     char *item = buf;
     for (;;) {
         char *comma = strchr(item, ',');
@@ -461,35 +474,53 @@ static void parse_placement(rt_settings_t *s, const char *value, problems_t *p)
             *eq = '\0';
             const char *key = trim(w), *val = trim(eq + 1);
             size_t i;
-            for (i = 0; i < NOPTIONS; i++)
-                if (!strcmp(key, placement_options[i].key))
+            for (i = 0; i < noptions; i++)
+                if (!strcmp(key, options[i].key))
                     break;
-            if (i == NOPTIONS) {
+            if (i == noptions) {
                 problem(p, "unknown option \"%s\"; ignored", ESC(key));
             } else {
                 char instead[64];
-                if (placement_options[i].parse(s, val, instead, sizeof instead) != 0)
-                    problem(p, "%s=\"%s\" is not %s; using %s", key, ESC(val), placement_options[i].expect,
-                            instead);
+                if (options[i].parse(s, val, instead, sizeof instead) != 0)
+                    problem(p, "%s=\"%s\" is not %s; using %s", key, ESC(val), options[i].expect, instead);
             }
-        } else if (!strcmp(w, "dry_run")) {
-            s->dry_run = 1;
-        } else if (have_policy) {
-            char cur[64];
-            snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
-            problem(p, "a second policy \"%s\"; using %s", ESC(w), cur);
         } else {
-            char cur[64];
-            snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
-            if (parse_policy_word(s, w) != 0)
-                problem(p, "unknown policy \"%s\" (known: off, critpath, critpath+refine, "
-                        "maxlocal, exhaustive, compact, scatter, bubble, imar2); using %s", ESC(w), cur);
-            have_policy = 1;
+            word(s, w, &have_policy, p);
         }
         if (!comma)
             break;
         item = comma + 1;
     }
+}
+
+static void say_empty_items(problems_t *p)
+{
+    if (p->empty_items == 1)
+        problem(p, "empty item; ignored");
+    else if (p->empty_items > 1)
+        problem(p, "%d empty items; ignored", p->empty_items);
+}
+
+static void placement_word(rt_settings_t *s, const char *w, int *have_policy, problems_t *p)
+{
+    char cur[64];
+    snprintf(cur, sizeof cur, "%s", rt_settings_policy_name(s));
+    if (!strcmp(w, "dry_run")) {
+        s->dry_run = 1;
+    } else if (*have_policy) {
+        problem(p, "a second policy \"%s\"; using %s", ESC(w), cur);
+    } else {
+        if (parse_policy_word(s, w) != 0)
+            problem(p, "unknown policy \"%s\" (known: off, critpath, critpath+refine, "
+                    "maxlocal, exhaustive, compact, scatter, bubble, imar2); using %s", ESC(w), cur);
+        *have_policy = 1;
+    }
+}
+
+static void parse_placement(rt_settings_t *s, const char *value, problems_t *p)
+{
+    parse_items(s, value, placement_options, sizeof placement_options / sizeof placement_options[0],
+                placement_word, p);
     /* The monitor's settings, checked together once every item is read
      * (their order in the value does not matter). */
     if (s->mode == RT_MODE_MONITOR && s->migrate != RT_MIGRATE_IMAR2) {
@@ -508,10 +539,7 @@ static void parse_placement(rt_settings_t *s, const char *value, problems_t *p)
                 s->period_ms);
         s->period_max_ms = s->period_ms;
     }
-    if (p->empty_items == 1)
-        problem(p, "empty item; ignored");
-    else if (p->empty_items > 1)
-        problem(p, "%d empty items; ignored", p->empty_items);
+    say_empty_items(p);
 }
 
 static void format_placement(const rt_settings_t *s, char *buf, size_t len)
@@ -564,6 +592,18 @@ static int writable_path(const char *path)
     return access(dirname(dir), W_OK) == 0;
 }
 
+/* A file the runtime replaces whole (the placement cache, renamed over it):
+ * a regular file that can be written, or a path where nothing is yet in a
+ * directory that can be written. Never a symbolic link, a device, a FIFO or
+ * a socket: the file put in its place would destroy what was there. */
+static int replaceable_path(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0)
+        return S_ISREG(st.st_mode) && access(path, W_OK) == 0;
+    return errno == ENOENT && writable_path(path);
+}
+
 static void parse_report(rt_settings_t *s, const char *value, problems_t *p)
 {
     if (!*value)
@@ -590,7 +630,7 @@ static void format_report(const rt_settings_t *s, char *buf, size_t len)
 static void parse_verbose(rt_settings_t *s, const char *value, problems_t *p)
 {
     int b;
-    if (parse_int(value, 0, 2, &s->verbose) == 0)
+    if (rt_parse_int(value, 0, 2, &s->verbose) == 0)
         return;
     if (parse_bool(value, &b) == 0) {
         s->verbose = b;
@@ -624,6 +664,162 @@ static void format_display_env(const rt_settings_t *s, char *buf, size_t len)
     snprintf(buf, len, "%s", s->display_env == 2 ? "verbose" : s->display_env ? "true" : "false");
 }
 
+/* ---- OMP_PLACEMENT_MPI: the MPI process mapper (control/rt_mpimap.c) ----
+ *
+ *   <mpi>     ::= <item> { "," <item> }                   (unset or empty: off)
+ *   <item>    ::= <policy> | <flag> | <key> "=" <value>    (spaces around items ignored)
+ *   <policy>  ::= "off" | "ondeloc"                        (at most one)
+ *   <flag>    ::= "dry_run"                                (decide and record, move nothing)
+ *               | "verbose"                                (the mapper's log on stderr)
+ *   <key>=<value> ::= "interval=" <real ms 1..3600000>     (the first interval, default 500)
+ *               | "v=" <real, 1 < v <= 1000>               (interval factor, default 2)
+ *               | "min_interval=" <real ms 1..3600000>     (default 500, or interval when smaller)
+ *               | "max_interval=" <real ms 1..3600000>     (default 8000)
+ *               | "min_gain=" <real 0..1>                  (default 0.1)
+ *               | "report=" <path> | "matrix=" <path>      ("%h" in a path: the host's name)
+ *               | "bindings=" ( "stderr" | <path> )
+ *               | "topology=" <hwloc synthetic description or XML file>
+ *
+ * min_interval <= interval <= max_interval, checked once every item is read.
+ */
+
+static int opt_mpi_ms(double *ms, const char *key, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "%s=%g", key, *ms);
+    return parse_double(v, MPI_INTERVAL_MIN_MS, MPI_INTERVAL_MAX_MS, ms);
+}
+
+static int opt_mpi_interval(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    return opt_mpi_ms(&s->mpi.interval_ms, "interval", v, instead, len);
+}
+
+static int opt_mpi_min_interval(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "min_interval=%g or interval when smaller", MPI_DEFAULT_INTERVAL_MS);
+    return parse_double(v, MPI_INTERVAL_MIN_MS, MPI_INTERVAL_MAX_MS, &s->mpi.min_interval_ms);
+}
+
+static int opt_mpi_max_interval(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    return opt_mpi_ms(&s->mpi.max_interval_ms, "max_interval", v, instead, len);
+}
+
+static int opt_mpi_v(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "v=%g", s->mpi.v);
+    double x;
+    if (parse_double(v, 1.0, MPI_V_MAX, &x) != 0 || x <= 1.0)
+        return -1;
+    s->mpi.v = x;
+    return 0;
+}
+
+static int opt_mpi_min_gain(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "min_gain=%g", s->mpi.min_gain);
+    return parse_double(v, 0.0, 1.0, &s->mpi.min_gain);
+}
+
+static int opt_mpi_path(char *dst, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "none");
+    if (!*v || strlen(v) >= PATH_MAX)
+        return -1;
+    strcpy(dst, v);
+    return 0;
+}
+
+static int opt_mpi_report(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    return opt_mpi_path(s->mpi.report, v, instead, len);
+}
+
+static int opt_mpi_matrix(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    return opt_mpi_path(s->mpi.matrix, v, instead, len);
+}
+
+static int opt_mpi_bindings(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    return opt_mpi_path(s->mpi.bindings, v, instead, len);
+}
+
+static int opt_mpi_topology(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    int rc = opt_mpi_path(s->mpi.topology, v, instead, len);
+    snprintf(instead, len, "this machine");
+    return rc;
+}
+
+static const option_t mpi_options[] = {
+    {"interval", opt_mpi_interval, "a number of milliseconds in 1..3600000"},
+    {"v", opt_mpi_v, "a number above 1 (at most 1000)"},
+    {"min_interval", opt_mpi_min_interval, "a number of milliseconds in 1..3600000"},
+    {"max_interval", opt_mpi_max_interval, "a number of milliseconds in 1..3600000"},
+    {"min_gain", opt_mpi_min_gain, "a number in 0..1"},
+    {"report", opt_mpi_report, "a file path"},
+    {"matrix", opt_mpi_matrix, "a file path"},
+    {"bindings", opt_mpi_bindings, "stderr or a file path"},
+    {"topology", opt_mpi_topology, "an hwloc synthetic description or XML file"},
+};
+
+static void mpi_word(rt_settings_t *s, const char *w, int *have_policy, problems_t *p)
+{
+    const char *cur = s->mpi.enabled ? "ondeloc" : "off";
+    if (!strcmp(w, "dry_run")) {
+        s->mpi.dry_run = 1;
+    } else if (!strcmp(w, "verbose")) {
+        s->mpi.verbose = 1;
+    } else if (strcmp(w, "off") && strcmp(w, "ondeloc")) {
+        problem(p, "\"%s\" is not off, ondeloc, dry_run, verbose or key=value; ignored", ESC(w));
+    } else if (*have_policy) {
+        problem(p, "a second policy \"%s\"; using %s", ESC(w), cur);
+    } else {
+        s->mpi.enabled = !strcmp(w, "ondeloc");
+        *have_policy = 1;
+    }
+}
+
+static void parse_mpi(rt_settings_t *s, const char *value, problems_t *p)
+{
+    rt_mpi_settings_t *m = &s->mpi;
+    if (!*value)
+        return; /* empty: off, as unset */
+    m->min_interval_ms = 0; /* not given, unless an item gives it */
+    parse_items(s, value, mpi_options, sizeof mpi_options / sizeof mpi_options[0], mpi_word, p);
+    /* The interval starts at or above its floor; without an explicit floor
+     * the first interval is the floor when it is below the default (the
+     * paper: never below 500 ms otherwise). */
+    if (m->min_interval_ms == 0)
+        m->min_interval_ms = m->interval_ms < MPI_DEFAULT_INTERVAL_MS ? m->interval_ms : MPI_DEFAULT_INTERVAL_MS;
+    if (m->max_interval_ms < m->min_interval_ms) {
+        problem(p, "max_interval=%g is below min_interval=%g; using max_interval=%g", m->max_interval_ms,
+                m->min_interval_ms, m->min_interval_ms);
+        m->max_interval_ms = m->min_interval_ms;
+    }
+    if (m->interval_ms < m->min_interval_ms || m->interval_ms > m->max_interval_ms) {
+        double in = m->interval_ms < m->min_interval_ms ? m->min_interval_ms : m->max_interval_ms;
+        problem(p, "interval=%g is outside min_interval..max_interval (%g..%g); using interval=%g", m->interval_ms,
+                m->min_interval_ms, m->max_interval_ms, in);
+        m->interval_ms = in;
+    }
+    say_empty_items(p);
+}
+
+static void format_mpi(const rt_settings_t *s, char *buf, size_t len)
+{
+    const rt_mpi_settings_t *m = &s->mpi;
+    int n = snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g,min_gain=%g",
+                     m->enabled ? "ondeloc" : "off", m->dry_run ? ",dry_run" : "", m->verbose ? ",verbose" : "",
+                     m->interval_ms, m->v, m->min_interval_ms, m->max_interval_ms, m->min_gain);
+    const char *keys[] = {"report", "matrix", "bindings", "topology"};
+    const char *vals[] = {m->report, m->matrix, m->bindings, m->topology};
+    for (int i = 0; i < 4; i++)
+        if (vals[i][0] && n > 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, ",%s=%s", keys[i], vals[i]);
+}
+
 /* ---- the table ---- */
 
 static const struct {
@@ -636,28 +832,36 @@ static const struct {
     {"OMP_PLACEMENT_REPORT", parse_report, format_report, "no report"},
     {"OMP_PLACEMENT_VERBOSE", parse_verbose, format_verbose, "0"},
     {"OMP_PLACEMENT_DISPLAY_ENV", parse_display_env, format_display_env, "false"},
+    {"OMP_PLACEMENT_MPI", parse_mpi, format_mpi, "off"},
 };
 #define NVARS (sizeof table / sizeof table[0])
+#define MPI_ROW (NVARS - 1) /* its warning is the job's: kept in s->mpi.warning */
 
 void rt_settings_parse(rt_settings_t *s, const char *placement, const char *report,
-                       const char *verbose, const char *display_env)
+                       const char *verbose, const char *display_env, const char *mpi)
 {
-    const char *values[NVARS] = {placement, report, verbose, display_env};
+    const char *values[NVARS] = {placement, report, verbose, display_env, mpi};
     defaults(s);
     for (size_t i = 0; i < NVARS; i++) {
         const char *v = values[i];
         if (!v)
             continue;
+        char line[sizeof s->mpi.warning];
         size_t n = strlen(v);
-        if (n > MAX_VALUE_LEN) {
-            rt_warn("%s=\"%s\": %zu characters, longer than %d; using %s", table[i].name,
-                    escape(v, 40, (char[256]){0}, 256), n, MAX_VALUE_LEN, table[i].fallback);
-            continue;
-        }
         problems_t p = {.len = 0};
-        table[i].parse(s, v, &p);
-        if (p.len)
-            rt_warn("%s=\"%s\": %s", table[i].name, ESC(v), p.text);
+        if (n > MAX_VALUE_LEN) {
+            snprintf(line, sizeof line, "%s=\"%s\": %zu characters, longer than %d; using %s", table[i].name,
+                     escape(v, 40, (char[256]){0}, 256), n, MAX_VALUE_LEN, table[i].fallback);
+        } else {
+            table[i].parse(s, v, &p);
+            if (!p.len)
+                continue;
+            snprintf(line, sizeof line, "%s=\"%s\": %s", table[i].name, ESC(v), p.text);
+        }
+        if (i == MPI_ROW)
+            snprintf(s->mpi.warning, sizeof s->mpi.warning, "%s", line);
+        else
+            rt_warn("%s", line);
     }
 }
 
@@ -668,7 +872,8 @@ static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 static void resolve(void)
 {
     rt_settings_parse(&resolved, getenv("OMP_PLACEMENT"), getenv("OMP_PLACEMENT_REPORT"),
-                      getenv("OMP_PLACEMENT_VERBOSE"), getenv("OMP_PLACEMENT_DISPLAY_ENV"));
+                      getenv("OMP_PLACEMENT_VERBOSE"), getenv("OMP_PLACEMENT_DISPLAY_ENV"),
+                      getenv("OMP_PLACEMENT_MPI"));
     rt_log_verbosity = resolved.verbose;
 }
 
@@ -688,13 +893,21 @@ void rt_settings_format(const rt_settings_t *s, char *buf, size_t len)
     format_placement(s, buf, len);
 }
 
+void rt_settings_format_mpi(const rt_settings_t *s, char *buf, size_t len)
+{
+    format_mpi(s, buf, len);
+}
+
 void rt_settings_print(const rt_settings_t *s, FILE *out)
 {
-    char buf[PATH_MAX + 256];
+    /* Values are escaped as in warnings: a path with a newline in it (the
+     * report's, the cache's) stays on its setting's line as \n, never
+     * starts a line that looks like another setting. */
+    char buf[PATH_MAX + 256], shown[4 * sizeof buf + 16];
     fprintf(out, "OMPNUMA DISPLAY ENVIRONMENT BEGIN\n");
     for (size_t i = 0; i < NVARS; i++) {
         table[i].format(s, buf, sizeof buf);
-        fprintf(out, "  %s='%s'\n", table[i].name, buf);
+        fprintf(out, "  %s='%s'\n", table[i].name, escape(buf, sizeof buf, shown, sizeof shown));
     }
     fprintf(out, "OMPNUMA DISPLAY ENVIRONMENT END\n");
     fflush(out);

@@ -65,6 +65,26 @@ typedef enum rt_primary {
     RT_PRIMARY_STAY
 } rt_primary_t;
 
+/* OMP_PLACEMENT_MPI: the MPI process mapper (control/rt_mpimap.c), which
+ * the PMPI layer (libompnuma_mpi.so) runs in the ranks of a job. */
+typedef struct rt_mpi_settings {
+    int    enabled;           /* ondeloc */
+    int    dry_run;           /* decide and record, move nothing */
+    int    verbose;           /* the mapper's decisions, bindings and memory moves on stderr */
+    double interval_ms;       /* first mapping interval */
+    double v;                 /* interval factor, > 1 */
+    double min_interval_ms;   /* the interval's bounds; probes for a phase change every min_interval */
+    double max_interval_ms;
+    double min_gain;          /* share of the traffic a new mapping must bring on-node to replace the current one */
+    char   report[PATH_MAX];  /* JSON timeline ("" none); "%h" is replaced by the host name */
+    char   matrix[PATH_MAX];  /* communication matrix: ".mat" space-separated, else CSV */
+    char   bindings[PATH_MAX];/* --report-bindings-like lines: "stderr" or a file */
+    char   topology[PATH_MAX];/* hwloc synthetic description or XML file; "" = this machine */
+    /* What was wrong with the value, in one warning line ("" nothing): the
+     * job's, said once by its rank 0 (every rank reads the same value). */
+    char   warning[1024];
+} rt_mpi_settings_t;
+
 typedef struct rt_settings {
     rt_mode_t        mode;
     pl_policy_t      policy;         /* inside a team, where a TNT exists */
@@ -96,6 +116,7 @@ typedef struct rt_settings {
     unsigned long long seed;         /* the lottery's seed: equal seeds, equal measurements, equal decisions */
     int              display_env;    /* 0, 1 (true: the settings), 2 (verbose: and what the runtime made of
                                         them: topology, pinning mode, counter sources) */
+    rt_mpi_settings_t mpi;           /* OMP_PLACEMENT_MPI */
 } rt_settings_t;
 
 /*
@@ -111,15 +132,20 @@ void rt_settings_switch_off(void);
 /* Defaults, then explicit values (NULL = unset), for rt_settings_init, tests
  * and the CLI. Every variable with bad values gives exactly one warning line
  * naming the variable, its value (control characters escaped) and what is
- * used instead; nothing else happens as a side effect. */
+ * used instead; nothing else happens as a side effect. OMP_PLACEMENT_MPI's
+ * line is not printed but kept in s->mpi.warning: the PMPI layer's rank 0
+ * says it, once for the job. */
 void rt_settings_parse(rt_settings_t *s, const char *placement, const char *report,
-                       const char *verbose, const char *display_env);
+                       const char *verbose, const char *display_env, const char *mpi);
 
 /* OMP_DISPLAY_ENV-style dump of the effective settings. */
 void rt_settings_print(const rt_settings_t *s, FILE *out);
 
 /* "critpath,sample=4,..." : the canonical OMP_PLACEMENT string. */
 void rt_settings_format(const rt_settings_t *s, char *buf, size_t len);
+
+/* "ondeloc,interval=500,v=2,...": the canonical OMP_PLACEMENT_MPI string. */
+void rt_settings_format_mpi(const rt_settings_t *s, char *buf, size_t len);
 
 const char *rt_source_name(rt_source_t source);
 

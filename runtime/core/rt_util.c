@@ -1,4 +1,4 @@
-/* rt_util.c: whole-file reads and JSON string literals for the report, replay and the command line. */
+/* rt_util.c: whole-file reads, JSON string literals and whole-text integers for the settings, the cache, the report, replay and the command line. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -109,4 +109,15 @@ void rt_json_string(FILE *f, const char *s)
             fputc(c, f);
     }
     fputc('"', f);
+}
+
+int rt_parse_int(const char *text, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
 }

@@ -31,4 +31,8 @@ const char *rt_read_file_error(int err);
 /* s as a JSON string literal, quotes included. */
 void rt_json_string(FILE *f, const char *s);
 
+/* text, all of it, as a decimal integer in [lo, hi] into *out: 0, or -1
+ * (no number, something after it, out of range). */
+int rt_parse_int(const char *text, int lo, int hi, int *out);
+
 #endif

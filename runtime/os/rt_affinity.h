@@ -100,12 +100,6 @@ int rt_affinity_allot(const cpu_set_t *set, int dry_run, int *failed);
  * is none (every CPU is the process's), then one more at each change. */
 unsigned rt_affinity_allotment(cpu_set_t *set);
 
-/* The exported form of rt_affinity_allot: libompnuma.so answers it for the
- * OpenMP threads' owner when ompnuma's OpenMP tool is in the process, so
- * that the MPI layer's moves and the region loop's pins share one owner. */
-#define RT_AFFINITY_ALLOT_SYMBOL "ompnuma_mpi_allot"
-typedef int rt_affinity_allot_fn(const cpu_set_t *set, int dry_run, int *failed);
-
 /* Moves made for `who` and the time spent in their system calls. */
 void rt_affinity_stats(rt_mover_t who, uint64_t *moves, uint64_t *ns);
 /* The same, all movers together. */

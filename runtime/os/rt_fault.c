@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 enum { SLOT_FREE = 0, SLOT_FILLING, SLOT_ACTIVE, SLOT_RETIRING };
@@ -58,6 +59,23 @@ static int is_ours(const struct sigaction *sa)
     return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == dispatch;
 }
 
+/* The mask the kernel would have given the program's handler pa had it
+ * been the installed action: the thread's mask at the fault (from the
+ * signal frame), pa's sa_mask, and sig unless SA_NODEFER. Not the
+ * dispatcher's own mask (every asynchronous signal and SIGSEGV): a handler
+ * that leaves by longjmp keeps the mask it runs with, and with SIGSEGV
+ * blocked the thread's next fault would kill the process. */
+static void handler_mask(const struct sigaction *pa, int sig, const void *uc, sigset_t *mask)
+{
+    if (uc)
+        *mask = ((const ucontext_t *)uc)->uc_sigmask;
+    else
+        pthread_sigmask(SIG_SETMASK, NULL, mask);
+    sigorset(mask, mask, &pa->sa_mask);
+    if (!(pa->sa_flags & SA_NODEFER))
+        sigaddset(mask, sig);
+}
+
 /* Deliver to the previous action number k (or the default when k < 0). */
 static void forward(int sig, siginfo_t *si, void *uc, int k, int depth)
 {
@@ -67,10 +85,11 @@ static void forward(int sig, siginfo_t *si, void *uc, int k, int depth)
 
     if (pa && (pa->sa_flags & SA_SIGINFO) && pa->sa_sigaction != NULL) {
         void (*fn)(int, siginfo_t *, void *) = pa->sa_sigaction;
-        sigset_t old;
+        sigset_t mask, old;
+        handler_mask(pa, sig, uc, &mask);
         if (pa->sa_flags & SA_RESETHAND)
             pa->sa_handler = SIG_DFL, pa->sa_flags &= ~SA_SIGINFO;
-        pthread_sigmask(SIG_BLOCK, &pa->sa_mask, &old);
+        pthread_sigmask(SIG_SETMASK, &mask, &old);
         uint64_t saved = *tag_of(si);
         *tag_of(si) = TAG_MAGIC | (uint64_t)(depth + 1);
         fn(sig, si, uc);
@@ -80,10 +99,11 @@ static void forward(int sig, siginfo_t *si, void *uc, int k, int depth)
     }
     if (pa && pa->sa_handler != SIG_DFL && pa->sa_handler != SIG_IGN) {
         void (*fn)(int) = pa->sa_handler;
-        sigset_t old;
+        sigset_t mask, old;
+        handler_mask(pa, sig, uc, &mask);
         if (pa->sa_flags & SA_RESETHAND)
             pa->sa_handler = SIG_DFL;
-        pthread_sigmask(SIG_BLOCK, &pa->sa_mask, &old);
+        pthread_sigmask(SIG_SETMASK, &mask, &old);
         fn(sig);   /* a plain handler gets no siginfo, so it cannot chain back with it */
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         return;

@@ -17,8 +17,11 @@
  *      RT_FAULT_RESOLVED ends the dispatch and the faulting instruction is
  *      re-executed.
  *   2. Otherwise the fault goes to the action that was installed before
- *      ours: its sa_sigaction or sa_handler is called with its sa_mask
- *      blocked (SA_RESETHAND honoured); SIG_IGN or SIG_DFL for a fault the
+ *      ours: its sa_sigaction or sa_handler is called with the signal mask
+ *      the kernel would have given it (the thread's mask at the fault, its
+ *      sa_mask, SIGSEGV unless SA_NODEFER; SA_RESETHAND honoured), so a
+ *      handler that leaves by longjmp leaves the mask it would leave without
+ *      ompnuma, not the dispatcher's; SIG_IGN or SIG_DFL for a fault the
  *      kernel raised restores SIG_DFL and returns, so the instruction faults
  *      again and the program dies of SIGSEGV (with its core dump) exactly as
  *      it would have without ompnuma. A SIGSEGV sent with kill() or raise()

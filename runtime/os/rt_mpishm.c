@@ -53,8 +53,10 @@ static int live_row_of_job(int fd, size_t bytes, uint64_t token)
 int rt_mpishm_create(const char *name, int world_rank, int world_size, uint64_t token,
                      rt_mpi_row_t **row, int *replaced)
 {
-    if (!name || !row || world_size < 1 || world_rank < 0 || world_rank >= world_size)
-        return -EINVAL;
+    if (!name || !row || world_size < 1 || world_rank < 0 || world_rank >= world_size) {
+        errno = EINVAL;
+        return -1;
+    }
     size_t bytes = rt_mpishm_row_bytes(world_size);
     if (replaced)
         *replaced = 0;
@@ -64,8 +66,10 @@ int rt_mpishm_create(const char *name, int world_rank, int world_size, uint64_t 
         int live = old >= 0 && live_row_of_job(old, bytes, token);
         if (old >= 0)
             close(old);
-        if (live)
-            return -EEXIST;
+        if (live) {
+            errno = EEXIST;
+            return -1;
+        }
         /* A killed run's row (or some other file under our name): replace it.
          * Unlinking first means a process still mapping it keeps its copy. */
         shm_unlink(name);
@@ -74,19 +78,14 @@ int rt_mpishm_create(const char *name, int world_rank, int world_size, uint64_t 
         fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     }
     if (fd < 0)
-        return -errno;
-    if (ftruncate(fd, (off_t)bytes)) {
-        int e = errno;
-        close(fd);
-        shm_unlink(name);
-        return -e;
-    }
-    rt_mpi_row_t *r = map_fd(fd, bytes);
+        return -1;
+    rt_mpi_row_t *r = ftruncate(fd, (off_t)bytes) == 0 ? map_fd(fd, bytes) : NULL;
     int e = errno;
     close(fd);
     if (!r) {
         shm_unlink(name);
-        return -e;
+        errno = e;
+        return -1;
     }
     /* ftruncate zero-fills: every counter starts at 0, node at 0, epoch at 0. */
     r->token = token;
@@ -103,26 +102,31 @@ int rt_mpishm_create(const char *name, int world_rank, int world_size, uint64_t 
 
 int rt_mpishm_open(const char *name, int world_size, uint64_t token, rt_mpi_row_t **row)
 {
-    if (!name || !row || world_size < 1)
-        return -EINVAL;
+    if (!name || !row || world_size < 1) {
+        errno = EINVAL;
+        return -1;
+    }
     size_t bytes = rt_mpishm_row_bytes(world_size);
     int fd = shm_open(name, O_RDWR, 0);
     if (fd < 0)
-        return -errno;
+        return -1;
     struct stat st;
-    if (fstat(fd, &st) || (size_t)st.st_size != bytes) {
-        close(fd);
-        return -EPROTO;
-    }
-    rt_mpi_row_t *r = map_fd(fd, bytes);
+    rt_mpi_row_t *r = NULL;
+    if (fstat(fd, &st) || (size_t)st.st_size != bytes)
+        errno = EPROTO;
+    else
+        r = map_fd(fd, bytes);
     int e = errno;
     close(fd);
-    if (!r)
-        return -e;
+    if (!r) {
+        errno = e;
+        return -1;
+    }
     if (__atomic_load_n(&r->magic, __ATOMIC_ACQUIRE) != RT_MPISHM_MAGIC || r->token != token
         || r->world_size != world_size) {
         munmap(r, bytes);
-        return -EPROTO;
+        errno = EPROTO;
+        return -1;
     }
     *row = r;
     return 0;
@@ -132,6 +136,13 @@ void rt_mpishm_unmap(rt_mpi_row_t *row, int world_size)
 {
     if (row)
         munmap(row, rt_mpishm_row_bytes(world_size));
+}
+
+int rt_mpishm_unlink(long key, int world_rank)
+{
+    char name[128];
+    rt_mpishm_name(name, sizeof name, key, world_rank);
+    return shm_unlink(name);
 }
 
 int rt_mpishm_sweep(void)

@@ -42,7 +42,7 @@ typedef struct rt_mpi_row {
     _Atomic int32_t  applied_node;
     _Atomic int32_t  applied_threads;   /* threads moved (or that would be, dry run) */
     _Atomic int32_t  applied_failed;    /* threads the kernel refused to move */
-    _Atomic int64_t  applied_pages;     /* the last memory move's migrate_pages result: pages left, or -errno */
+    _Atomic int64_t  applied_pages;     /* pages the last memory move left behind, -1: it failed */
     _Atomic uint64_t applied_count;     /* remaps applied */
     /* traffic that is not the application's */
     _Atomic uint64_t internal_bytes, internal_msgs; /* MPI calls made inside other MPI calls */
@@ -67,17 +67,24 @@ void rt_mpishm_name(char *buf, size_t len, long key, int world_rank);
  * Create the row `name` (mode 0600) and map it. An object already under that
  * name is stale when its magic is wrong, its size is not this job's or its
  * creator is dead or its token is another's: it is unlinked and replaced and
- * *replaced is set to 1. A live object of this job answers -EEXIST.
- * Returns 0 and *row, or a negative errno.
+ * *replaced is set to 1.
+ * Returns 0 and *row, or -1 with errno: EEXIST (a live object of this
+ * job: another process created this rank's row), EINVAL (bad arguments),
+ * or shm_open's, ftruncate's, mmap's.
  */
 int rt_mpishm_create(const char *name, int world_rank, int world_size, uint64_t token,
                      rt_mpi_row_t **row, int *replaced);
 
-/* Map another rank's row (the mapper). 0 or a negative errno (-EPROTO: not
- * a row of this job: wrong magic, token or size). */
+/* Map another rank's row (the mapper). 0 and *row, or -1 with errno:
+ * EPROTO (not a row of this job: wrong magic, token or size), EINVAL, or
+ * shm_open's, mmap's. */
 int rt_mpishm_open(const char *name, int world_size, uint64_t token, rt_mpi_row_t **row);
 
 void rt_mpishm_unmap(rt_mpi_row_t *row, int world_size);
+
+/* Remove the name of world rank world_rank's row of host key (processes
+ * that map it keep their mapping). 0, or -1 with errno (ENOENT: none). */
+int rt_mpishm_unlink(long key, int world_rank);
 
 /* Unlink every "/ompnuma-mpi.<uid>.<key>.*" of this user whose key (the
  * pid of a host's local rank 0) is a dead process. Returns how many. */

@@ -1,10 +1,11 @@
-/* rt_symbol.c: code address -> "symbol+0xoffset" and "file:line" (elfutils' libdwfl), for the report, the verbose log and replay's region names. */
+/* rt_symbol.c: code address -> "symbol+0xoffset" (C++ names demangled) and "file:line" (elfutils' libdwfl), for the report, the verbose log and replay's region names. */
 #include <dlfcn.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,9 +50,47 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-void rt_symbolize(const void *codeptr, char *buf, size_t len)
+/*
+ * C++ names are shown demangled, as perf and gdb show them
+ * ("CalcCourantConstraintForElems(Domain&, int, ...)", "f() [clone
+ * ._omp_fn.0]"), by the C++ runtime's own demangler, __cxa_demangle: a C++
+ * program has it loaded already (libstdc++, or libc++abi); a C program with
+ * a name that looks mangled loads libstdc++ for it at that moment (the
+ * libraries never depend on it). Lock held.
+ */
+typedef char *(*demangler_t)(const char *mangled, char *buf, size_t *len, int *status);
+
+static demangler_t demangler(void)
+{
+    static demangler_t fn;
+    static int looked;
+    if (!looked) {
+        looked = 1;
+        fn = (demangler_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        void *cxx = fn ? NULL : dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        if (cxx)
+            fn = (demangler_t)dlsym(cxx, "__cxa_demangle");
+    }
+    return fn;
+}
+
+/* "name+0xoff" in a malloc'd string, name demangled when mangled. Lock held. */
+static char *name_plus(const char *name, unsigned long long off, int demangle)
+{
+    demangler_t d = demangle && !strncmp(name, "_Z", 2) ? demangler() : NULL;
+    int status = -1;
+    char *plain = d ? d(name, NULL, NULL, &status) : NULL;
+    char *out = NULL;
+    if (asprintf(&out, "%s+0x%llx", plain && status == 0 ? plain : name, off) < 0)
+        out = NULL;
+    free(plain);
+    return out;
+}
+
+char *rt_symbol_name(const void *codeptr, int demangle)
 {
     Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)codeptr;
+    char *out = NULL;
     if (codeptr) {
         pthread_mutex_lock(&lock);
         Dwfl_Module *m = module_of(a);
@@ -59,25 +98,36 @@ void rt_symbolize(const void *codeptr, char *buf, size_t len)
         GElf_Sym sym;
         const char *name = m ? dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
         if (name && name[0])
-            snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)off);
+            out = name_plus(name, (unsigned long long)off, demangle);
         pthread_mutex_unlock(&lock);
-        if (name && name[0])
-            return;
+        if (out)
+            return out;
     }
     Dl_info info;
     if (codeptr && dladdr(codeptr, &info)) {
         if (info.dli_sname && info.dli_saddr) {
-            snprintf(buf, len, "%s+0x%zx", info.dli_sname,
-                     (size_t)((uintptr_t)codeptr - (uintptr_t)info.dli_saddr));
-            return;
+            pthread_mutex_lock(&lock);
+            out = name_plus(info.dli_sname, (unsigned long long)((uintptr_t)codeptr - (uintptr_t)info.dli_saddr),
+                            demangle);
+            pthread_mutex_unlock(&lock);
+        } else if (info.dli_fname && info.dli_fbase &&
+                   asprintf(&out, "%s+0x%zx", base_name(info.dli_fname),
+                            (size_t)((uintptr_t)codeptr - (uintptr_t)info.dli_fbase)) < 0) {
+            out = NULL;
         }
-        if (info.dli_fname && info.dli_fbase) {
-            snprintf(buf, len, "%s+0x%zx", base_name(info.dli_fname),
-                     (size_t)((uintptr_t)codeptr - (uintptr_t)info.dli_fbase));
-            return;
-        }
+        if (out)
+            return out;
     }
-    snprintf(buf, len, "%p", codeptr);
+    if (asprintf(&out, "%p", codeptr) < 0)
+        out = NULL;
+    return out;
+}
+
+void rt_symbolize(const void *codeptr, char *buf, size_t len)
+{
+    char *name = rt_symbol_name(codeptr, 1);
+    snprintf(buf, len, "%s", name ? name : "?");
+    free(name);
 }
 
 int rt_symbol_data(const void *addr, char *name, size_t len, uintptr_t *start, size_t *size)

@@ -6,8 +6,13 @@
 #include <stdint.h>
 
 /* "symbol+0xoff" (static functions, main, MAIN__ and outlined functions
- * included), else "object+0xoff", else "0xaddr", for a code address. Reads
- * the process's objects at the first call: never from an event hook. */
+ * included; C++ names demangled when demangle is set, as perf and gdb show
+ * them), else "object+0xoff", else "0xaddr", for a code address, whole, in
+ * a malloc'd string (NULL when out of memory). Reads the process's objects
+ * at the first call: never from an event hook. */
+char *rt_symbol_name(const void *codeptr, int demangle);
+
+/* rt_symbol_name's demangled name, cut to fit buf (for log lines). */
 void rt_symbolize(const void *codeptr, char *buf, size_t len);
 
 /* The static object holding data address addr (a sized data symbol of an

@@ -11,11 +11,11 @@
 
 /* Open addressing over (codeptr, team size, parent, parent index). A program has tens of
  * regions, rarely hundreds; a full table leaves new regions unmeasured. */
-#define TABLE_SIZE (2 * RT_MAX_REGIONS)
+#define MAX_REGIONS RT_REGION_MAX
+/* At most half full: a lookup that misses (a region never seen, or one
+ * beyond the last) stops at an empty slot after a few probes. */
+#define TABLE_SIZE (2 * MAX_REGIONS)
 #define TABLE_MASK (TABLE_SIZE - 1)
-/* At most half full (RT_MAX_REGIONS): a lookup that misses (a region never
- * seen, or one beyond the last) stops at an empty slot after a few probes. */
-#define MAX_REGIONS RT_MAX_REGIONS
 
 static rt_region_t *table[TABLE_SIZE];       /* published with release stores */
 static rt_region_t *by_id[MAX_REGIONS];
@@ -38,11 +38,52 @@ const char *rt_outcome_name(rt_outcome_t o)
  * same return address, and the forking thread's number tells apart the
  * inner teams of one parent (BT-MZ's zones: each team has its own data,
  * its own CPUs and its own decision). */
+static inline uint64_t key_hash(const void *codeptr, int team_size, int parent_id, int parent_index)
+{
+    return (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full ^
+           (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull ^ (uint64_t)(parent_index + 1) * 0x27D4EB2F165667C5ull;
+}
+
 static inline unsigned slot_of(const void *codeptr, int team_size, int parent_id, int parent_index)
 {
-    uint64_t h = (uint64_t)(uintptr_t)codeptr * 0x9E3779B97F4A7C15ull ^ (uint64_t)team_size * 0xC2B2AE3D27D4EB4Full ^
-                 (uint64_t)(parent_id + 1) * 0x165667B19E3779F9ull ^ (uint64_t)(parent_index + 1) * 0x27D4EB2F165667C5ull;
-    return (unsigned)(h >> 40) & TABLE_MASK;
+    return (unsigned)(key_hash(codeptr, team_size, parent_id, parent_index) >> 40) & TABLE_MASK;
+}
+
+/* Regions first seen once the table was full are not measured, but the
+ * report counts them: a set of their keys' hashes (0 stands for 1),
+ * allocated at the first such region, at most half full; beyond that the
+ * count is a lower bound. Lookups are lock-free, insertions under
+ * insert_lock. */
+#define UNMEASURED_SLOTS 65536
+static uint64_t *unmeasured;
+static int nunmeasured;
+
+static void note_unmeasured(const void *codeptr, int team_size, int parent_id, int parent_index)
+{
+    uint64_t h = key_hash(codeptr, team_size, parent_id, parent_index), *set;
+    h = h ? h : 1;
+    unsigned start = (unsigned)(h >> 40) & (UNMEASURED_SLOTS - 1), s = start;
+    if ((set = __atomic_load_n(&unmeasured, __ATOMIC_ACQUIRE)))
+        for (uint64_t v; (v = __atomic_load_n(&set[s], __ATOMIC_ACQUIRE)); s = (s + 1) & (UNMEASURED_SLOTS - 1))
+            if (v == h)
+                return;
+    pthread_mutex_lock(&insert_lock);
+    if (!unmeasured)
+        __atomic_store_n(&unmeasured, calloc(UNMEASURED_SLOTS, sizeof *unmeasured), __ATOMIC_RELEASE);
+    if ((set = unmeasured) && nunmeasured < UNMEASURED_SLOTS / 2) {
+        for (s = start; set[s] && set[s] != h; s = (s + 1) & (UNMEASURED_SLOTS - 1))
+            ;
+        if (!set[s]) {
+            __atomic_store_n(&set[s], h, __ATOMIC_RELEASE);
+            __atomic_store_n(&nunmeasured, nunmeasured + 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&insert_lock);
+}
+
+int rt_region_unmeasured(void)
+{
+    return __atomic_load_n(&nunmeasured, __ATOMIC_ACQUIRE);
 }
 
 static inline int same(const rt_region_t *r, const void *codeptr, int team_size, int parent_id, int parent_index)
@@ -147,9 +188,14 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
         if (same(r, codeptr, team_size, parent_id, parent_index))
             return r;
     }
-    /* A full table: new regions go unmeasured, at the cost of the probe alone. */
-    if (!insert || __atomic_load_n(&table_full, __ATOMIC_ACQUIRE))
+    /* A full table: new regions go unmeasured, at the cost of the probes
+     * (and counted, for the report). */
+    if (!insert)
         return NULL;
+    if (__atomic_load_n(&table_full, __ATOMIC_ACQUIRE)) {
+        note_unmeasured(codeptr, team_size, parent_id, parent_index);
+        return NULL;
+    }
     /* First sight: insert under the lock, re-probing since another thread may have won. */
     pthread_mutex_lock(&insert_lock);
     rt_region_t *found = NULL;
@@ -161,6 +207,9 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
                 rt_verbose(1, "region table full (%d regions): regions seen from now on are not measured",
                            nregions);
                 __atomic_store_n(&table_full, 1, __ATOMIC_RELEASE); /* said once: later misses return early */
+                pthread_mutex_unlock(&insert_lock);
+                note_unmeasured(codeptr, team_size, parent_id, parent_index);
+                return NULL;
             } else if ((found = create(codeptr, team_size, parent, parent_index, construct))) {
                 found->id = nregions;
                 by_id[nregions] = found;

@@ -7,10 +7,13 @@
 #include "rt_topology.h"
 
 /* In the order `auto` prefers them: hardware address sampling first, then
- * what the kernel's NUMA balancing already samples, then software sampling
- * of program memory, then what the program told us. papi is never chosen
+ * what the kernel's NUMA balancing already samples, then what the program
+ * told us. None of them changes what the program sees. papi is never chosen
  * by auto (no per-node DRAM event is known to it), nor replay (it needs a
- * file). */
+ * file), nor pagefault: it protects pages of the program's memory, which
+ * threads the runtime does not control touch too (a read(2) into a sampled
+ * buffer comes back short, a thread that blocks SIGSEGV dies, an mremap
+ * fails: README, "Counter sources"); it runs when named. */
 static const rt_source_ops_t *const sources[RT_SOURCE_COUNT] = {
     [RT_SOURCE_PERF] = &rt_source_perf,
     [RT_SOURCE_NUMAB] = &rt_source_numab,
@@ -19,7 +22,7 @@ static const rt_source_ops_t *const sources[RT_SOURCE_COUNT] = {
     [RT_SOURCE_HINTS] = &rt_source_hints,
     [RT_SOURCE_REPLAY] = &rt_source_replay,
 };
-static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_NUMAB, RT_SOURCE_PAGEFAULT, RT_SOURCE_HINTS};
+static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_NUMAB, RT_SOURCE_HINTS};
 
 static const rt_source_ops_t *active;
 static rt_source_t used = RT_SOURCE_AUTO;
@@ -73,12 +76,8 @@ void rt_counters_init(void)
                     rt_source_name(want), reason[want]);
         }
     }
-    /* auto protects no page where nothing can be gained: on a machine of one
-     * node, or with track=api (which protects nothing of the program); the
-     * program's own attach hints are then the source. */
-    int sampler_useful = rt_conf->track != RT_TRACK_API && rt_mach->topo.nnodes > 1;
     for (size_t i = 0; used == RT_SOURCE_AUTO && i < sizeof auto_order / sizeof *auto_order; i++)
-        if ((auto_order[i] != RT_SOURCE_PAGEFAULT || sampler_useful) && !probe_once(auto_order[i])[0])
+        if (!probe_once(auto_order[i])[0])
             used = auto_order[i];
     if (used != RT_SOURCE_AUTO) {
         active = sources[used];

@@ -52,16 +52,21 @@
  * it took on a sampled page would kill it), and the dispatcher is checked
  * to be the installed SIGSEGV action at every arming (a handler the
  * program installed since is chained, not bypassed). Every asynchronous
- * signal waits while the dispatcher runs (rt_fault.c). A thread that keeps
- * faulting on a page this source already gave back is taking the program's
- * own fault (it protected the page itself): after MAX_RETRIES it goes to the
- * program's handler instead of looping forever.
+ * signal waits while the dispatcher runs (rt_fault.c). A thread that faults
+ * again on a page this source already gave back is taking the program's own
+ * fault (it protected the page itself): it goes to the program's handler
+ * after one retry (give_back).
  *
- * What can still go wrong (documented in the README): a system call that
- * reads or writes a protected page (read(2) into a buffer, for example)
- * fails with EFAULT instead of faulting; a program that maps its own
- * PROT_NONE pages inside a tracked mapping keeps receiving its faults, since
- * only pages this source protected are resolved.
+ * What can still go wrong (documented in the README; why source=auto never
+ * takes this source): a system call that reads or writes a protected page
+ * fails with EFAULT or comes back short (read(2) into a buffer); a thread
+ * that blocks SIGSEGV after the arming (one created inside the execution
+ * with every signal blocked) is killed by its fault; mremap(2) of a tracked
+ * mapping fails with EFAULT (its protected pages split it); a page the
+ * program protects itself over one this source protects is made read-write
+ * at the fault or the disarm. A program that maps its own PROT_NONE pages
+ * inside a tracked mapping keeps receiving its faults, since only pages
+ * this source protected are resolved.
  *
  * Topologies that are not this machine's (synthetic, XML): the kernel's node
  * numbers mean nothing there, so first touch is emulated: a page first
@@ -86,11 +91,11 @@
 #define MAX_NODES 64
 
 #define PAGE_PROTECTED 0x80       /* protected by this source right now */
-#define PAGE_SAMPLED 0x40         /* protected during this execution */
+#define PAGE_RESTORING 0x40       /* a thread is giving it back (between its state and its mprotect) */
 #define PAGE_NODE_MASK 0x3f       /* emulated node + 1, 0 = not touched while sampled */
-/* Refaults on a page already given back before they are the program's own
- * fault: another thread may be between clearing the page's state and its
- * mprotect (microseconds); after a few retries the faulting thread yields. */
+/* A fault on a page being given back is retried until the thread giving it
+ * back is done (microseconds); after a few retries the faulting thread
+ * yields, and after MAX_RETRIES the fault is the program's. */
 #define MAX_RETRIES 10000
 #define YIELD_AFTER 8
 
@@ -170,11 +175,30 @@ static int probe(char *why, size_t len)
     return 0;
 }
 
+/* Give page p (state *state) back when this source protects it: the state
+ * goes from protected to restoring, access is restored, restoring is
+ * cleared. A thread that faults on the page meanwhile sees it restoring and
+ * retries; one that finds neither bit retries once (the page may have been
+ * given back between its fault and its look) and is otherwise taking the
+ * program's own fault. Async-signal-safe. The state before, or -1 when the
+ * page was not protected by this source. */
+static int give_back(uint8_t *state, uintptr_t p)
+{
+    uint8_t old = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+    do {
+        if (!(old & PAGE_PROTECTED))
+            return -1;
+    } while (!__atomic_compare_exchange_n(state, &old, (uint8_t)((old & ~PAGE_PROTECTED) | PAGE_RESTORING), 0,
+                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    mprotect((void *)p, pagesz, PROT_READ | PROT_WRITE);
+    __atomic_fetch_and(state, (uint8_t)~PAGE_RESTORING, __ATOMIC_RELEASE);
+    return old;
+}
+
 /* The memory API's hold (rt_mem_set_sampler): pages in [lo, hi) given
- * back, the state cleared before access as the resolver does, and lock
- * kept until done() so that no arming starts while the caller queries or
- * moves them. Those pages drop out of this execution's sample: a query is
- * not a reference. */
+ * back, and lock kept until done() so that no arming starts while the
+ * caller queries or moves them. Those pages drop out of this execution's
+ * sample: a query is not a reference. */
 static void hold(uintptr_t lo, uintptr_t hi)
 {
     pthread_mutex_lock(&lock);
@@ -187,8 +211,7 @@ static void hold(uintptr_t lo, uintptr_t hi)
         size_t first = lo > a->start ? (lo - a->start) / pagesz : 0;
         size_t last = hi < a->end ? (hi - a->start + pagesz - 1) / pagesz : a->npages;
         for (size_t pg = first; pg < last; pg++)
-            if (__atomic_fetch_and(&a->page[pg], (uint8_t)~PAGE_PROTECTED, __ATOMIC_ACQ_REL) & PAGE_PROTECTED)
-                mprotect((void *)(a->start + pg * pagesz), pagesz, PROT_READ | PROT_WRITE);
+            give_back(&a->page[pg], a->start + pg * pagesz);
     }
 }
 
@@ -251,25 +274,25 @@ static int resolve(void *addr, int code, void *ctx)
     if (p < a->start || p >= a->end)
         return RT_FAULT_NOT_MINE;
     uint8_t *state = &a->page[(p - a->start) / pagesz];
-    uint8_t old = __atomic_fetch_and(state, (uint8_t)~PAGE_PROTECTED, __ATOMIC_ACQ_REL);
-    if (!(old & PAGE_PROTECTED)) {
-        /* Another thread restored it a moment ago, or the execution was
-         * disarmed between the fault and this look at its state (a thread
-         * outside the team can fault on a page that region_end makes
-         * accessible and forgets a moment later): retry the access. A page
-         * that keeps faulting after it was given back (once when no longer
-         * sampled, MAX_RETRIES times while it is) is the program's own. */
+    int given = give_back(state, p);
+    if (given < 0) {
+        /* Another thread is giving it back (retried until it is done), or
+         * gave it back a moment ago, or the execution was disarmed between
+         * the fault and this look at its state (a thread outside the team
+         * can fault on a page that region_end makes accessible and forgets
+         * a moment later): retry the access once. A page that faults again
+         * is the program's own (it protected the page itself). */
+        int restoring = __atomic_load_n(state, __ATOMIC_ACQUIRE) & PAGE_RESTORING;
         retries = retry_page == p ? retries + 1 : 1;
         retry_page = p;
-        if (retries > ((old & PAGE_SAMPLED) ? MAX_RETRIES : 1))
+        if (retries > (restoring ? MAX_RETRIES : 1))
             return RT_FAULT_NOT_MINE;
         if (retries > YIELD_AFTER)
             sched_yield();
         return RT_FAULT_RESOLVED;
     }
+    uint8_t old = (uint8_t)given;
     retry_page = 0;
-    if (mprotect((void *)p, pagesz, PROT_READ | PROT_WRITE) != 0)
-        return RT_FAULT_NOT_MINE;
     unsigned cpu = 0;
     syscall(SYS_getcpu, &cpu, NULL, NULL);
     int here = cpu < 4096 ? tab->node_of_cpu[cpu] : -1;
@@ -462,14 +485,11 @@ static void disarm_locked(void)
     armed = 0;
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
-        /* Access first, then the page's state: a thread outside the team
-         * that touches the page meanwhile still finds it sampled and has
-         * its fault resolved, never declined. */
-        for (size_t pg = 0; pg < a->npages; pg++) {
-            if (__atomic_load_n(&a->page[pg], __ATOMIC_ACQUIRE) & PAGE_PROTECTED)
-                mprotect((void *)(a->start + pg * pagesz), pagesz, PROT_READ | PROT_WRITE);
-            __atomic_fetch_and(&a->page[pg], PAGE_NODE_MASK, __ATOMIC_ACQ_REL);
-        }
+        /* A thread outside the team that touches a page meanwhile finds
+         * it restoring and retries, or given back and retries once: its
+         * fault is resolved, never declined. */
+        for (size_t pg = 0; pg < a->npages; pg++)
+            give_back(&a->page[pg], a->start + pg * pagesz);
     }
     __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
 }
@@ -493,7 +513,7 @@ static void take_log(rt_addr_log_t *log)
 
 static void region_begin(const rt_sample_t *r, const void *team)
 {
-    /* Emulated nodes are stored in 6 bits (node + 1 < PAGE_SAMPLED). */
+    /* Emulated nodes are stored in 6 bits (node + 1 <= PAGE_NODE_MASK). */
     if (!tab || rt_conf->track == RT_TRACK_API || r->team_size > MAX_TEAM || rt_mach->topo.nnodes >= PAGE_NODE_MASK)
         return;
     pthread_mutex_lock(&lock);
@@ -566,12 +586,12 @@ static void region_begin(const rt_sample_t *r, const void *team)
                 if (!run_len)
                     run = pg;
                 run_len++;
-                __atomic_fetch_or(&a->page[pg], PAGE_SAMPLED | PAGE_PROTECTED, __ATOMIC_RELEASE);
+                __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
                 continue;
             }
             if (run_len && mprotect((void *)(a->start + run * pagesz), run_len * pagesz, PROT_NONE) != 0)
                 for (size_t q = run; q < run + run_len; q++)
-                    __atomic_fetch_and(&a->page[q], (uint8_t)~(PAGE_SAMPLED | PAGE_PROTECTED), __ATOMIC_RELEASE);
+                    __atomic_fetch_and(&a->page[q], (uint8_t)~PAGE_PROTECTED, __ATOMIC_RELEASE);
             else
                 protected_pages += run_len;
             run_len = 0;

@@ -55,26 +55,35 @@ static void start(void)
     ntables = n;
 }
 
+/* Whether a table's name is sym ("function+0xoff") or its function. */
+static int names(const char *name, const char *sym)
+{
+    const char *plus = sym ? strrchr(sym, '+') : NULL; /* a C++ name may hold a '+' (operator+) */
+    size_t fn = plus ? (size_t)(plus - sym) : 0;
+    return sym && (!strcmp(name, sym) || (fn && strlen(name) == fn && !strncmp(name, sym, fn)));
+}
+
 /* The table named after this region (its symbol+offset, its address, or its
- * function's name), else the unnamed table, else none. */
+ * function's name; a C++ name demangled or as the object spells it), else the
+ * unnamed table, else none. */
 static const pl_csv_table_t *table_for(const rt_sample_t *r)
 {
-    char sym[160], addr[32];
-    rt_symbolize(r->codeptr, sym, sizeof sym);
+    char addr[32];
+    char *sym = rt_symbol_name(r->codeptr, 1), *raw = rt_symbol_name(r->codeptr, 0);
     snprintf(addr, sizeof addr, "%p", r->codeptr);
-    size_t fn = strcspn(sym, "+");
-    const pl_csv_table_t *fallback = NULL;
-    for (int i = 0; i < ntables; i++) {
+    const pl_csv_table_t *found = NULL, *fallback = NULL;
+    for (int i = 0; i < ntables && !found; i++) {
         const char *name = tables[i].name;
         if (!name[0]) {
             if (!fallback)
                 fallback = &tables[i];
-        } else if (!strcmp(name, sym) || !strcmp(name, addr) ||
-                   (strlen(name) == fn && !strncmp(name, sym, fn))) {
-            return &tables[i];
+        } else if (!strcmp(name, addr) || names(name, sym) || names(name, raw)) {
+            found = &tables[i];
         }
     }
-    return fallback;
+    free(sym);
+    free(raw);
+    return found ? found : fallback;
 }
 
 static int region_end(const rt_sample_t *s, uint64_t *added)

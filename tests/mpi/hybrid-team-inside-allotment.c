@@ -15,32 +15,23 @@
 // OFF: rank report 1: allotment none mapping [2, 3] cpus [8, 12] decided
 #include <mpi.h>
 #include <omp.h>
-#include <stdio.h>
-#include <time.h>
-#include <unistd.h>
+#include "Inputs/exchange.h"
 
 static double sink[2];
 
+static void region(void)
+{
+#pragma omp parallel
+    sink[omp_get_thread_num() & 1] += 1;
+}
+
 int main(int argc, char **argv)
 {
-    int provided, r;
+    int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    char out[4096] = {0}, in[4096];
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     /* Long enough for the mapper's first remap (100 ms), the rank's next MPI
      * call and two sampling phases of the region after it, on a loaded machine. */
-    for (int stop = 0; !stop;) {
-        MPI_Sendrecv(out, sizeof out, MPI_CHAR, r ^ 1, 0, in, sizeof in, MPI_CHAR, r ^ 1, 0, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-#pragma omp parallel
-        sink[omp_get_thread_num() & 1] += 1;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        int mine = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 1500;
-        MPI_Allreduce(&mine, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        usleep(1000);
-    }
+    exchange_for(1500, region);
     MPI_Finalize();
     return 0;
 }

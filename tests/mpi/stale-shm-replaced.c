@@ -9,6 +9,9 @@
 #include <unistd.h>
 #include "rt_mpishm.h"
 
+/* The runtime's convention: a failed call returns -1 and says why in errno. */
+#define FAILS_WITH(call, e) ((call) == -1 && errno == (e))
+
 /* A pid that existed and is gone: a child that has been reaped. */
 static int dead_pid(void)
 {
@@ -45,13 +48,13 @@ int main(void)
     atomic_fetch_add(&row->cell[2].bytes, 5);
     // A live row of this job under the same name is a conflict, not a stale object.
     rt_mpi_row_t *again = NULL;
-    rc = rt_mpishm_create(name, 0, 4, 77, &again, &replaced);
-    printf("live row of this job: %d\n", rc == -EEXIST);
+    printf("live row of this job: %d\n", FAILS_WITH(rt_mpishm_create(name, 0, 4, 77, &again, &replaced), EEXIST));
     // CHECK-NEXT: live row of this job: 1
     // The mapper opens it only with the job's token and size.
     rt_mpi_row_t *seen = NULL;
-    printf("open: %d %d %d\n", rt_mpishm_open(name, 4, 77, &seen), rt_mpishm_open(name, 4, 78, &again) == -EPROTO,
-           rt_mpishm_open(name, 5, 77, &again) == -EPROTO);
+    printf("open: %d", rt_mpishm_open(name, 4, 77, &seen));
+    printf(" %d", FAILS_WITH(rt_mpishm_open(name, 4, 78, &again), EPROTO));
+    printf(" %d\n", FAILS_WITH(rt_mpishm_open(name, 5, 77, &again), EPROTO));
     // CHECK-NEXT: open: 0 1 1
     printf("shared: %llu\n", (unsigned long long)atomic_load(&seen->cell[2].bytes));
     // CHECK-NEXT: shared: 5
@@ -85,9 +88,9 @@ int main(void)
     rt_mpishm_unmap(row, 4);
     shm_unlink(live);
     // Bad arguments.
-    printf("bad: %d %d %d\n", rt_mpishm_create(NULL, 0, 4, 1, &row, NULL) == -EINVAL,
-           rt_mpishm_create(live, 4, 4, 1, &row, NULL) == -EINVAL,
-           rt_mpishm_open(live, 4, 1, &row) == -ENOENT);
+    printf("bad: %d", FAILS_WITH(rt_mpishm_create(NULL, 0, 4, 1, &row, NULL), EINVAL));
+    printf(" %d", FAILS_WITH(rt_mpishm_create(live, 4, 4, 1, &row, NULL), EINVAL));
+    printf(" %d\n", FAILS_WITH(rt_mpishm_open(live, 4, 1, &row), ENOENT));
     // CHECK-NEXT: bad: 1 1 1
     return 0;
 }

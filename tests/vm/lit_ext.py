@@ -6,8 +6,8 @@ Feature
 Mark tests that boot a VM with `ALLOW_RETRIES: 2
   numa-emu   numa-vm, and the emulated-NUMA plugin (tools/numaemu) is built:
              %numa-vm-run may take --remote-ns, --local-ns, --node-bandwidth,
-             --bandwidth-window, --cache-kib, --cache-ways, --charge-kernel and
-             --counts FILE
+             --bandwidth-window, --cache-kib, --cache-ways, --charge-kernel,
+             --pace [NS] and --counts FILE
              (see tools/numavm/README.md). A pooled guest is booted per
              distinct set of those settings (--counts aside).
 
@@ -33,7 +33,8 @@ Substitutions (LAYOUT is one of the names below)
         reads the plugin's ground truth (tests/vm/Inputs/emu_counts.py):
         `check COUNTS EXPECT` compares tagged intervals with the lines a
         program says it touched, `share COUNTS [--tag T]` prints the remote
-        share, `tags COUNTS` each tag's matrix.
+        share, `tags COUNTS` each tag's matrix, `paced COUNTS OUTPUT`
+        compares the guest's own time ratios with the paced model's.
   %emu-mark-include
         -I flag for runtime/os/rt_emu_mark.h (the guest-side markers).
   %numavm

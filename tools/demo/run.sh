@@ -6,8 +6,12 @@
 #   - a 2-node virtual machine (ompnuma vm) with emulated NUMA costs, when this machine
 #     has one node and the numaemu QEMU plugin is built: a real kernel with real nodes,
 #     remote misses cost OMPNUMA_DEMO_REMOTE_NS (default 1500) ns more, and the plugin
-#     counts every miss per vCPU and node (ground truth). The stock runtime and ompnuma
-#     run alternately in the same VM (OMPNUMA_DEMO_ROUNDS pairs, default 2);
+#     counts every miss per vCPU and node (ground truth). The stock runtime, ompnuma and
+#     the oracle (the same program with every thread next to its data from the start)
+#     run alternately in the same VM (OMPNUMA_DEMO_ROUNDS rounds, default 2). With
+#     OMPNUMA_DEMO_PACE=default (or a cost in ns per instruction) time is paced instead
+#     (ompnuma vm --pace): the guest's clock follows a model of a 2-socket server, so
+#     the times do not depend on this machine's load (a smaller input: ~5 min);
 #   - the same VM without the plugin: real page placement, but timings there are
 #     emulation and say nothing about NUMA performance;
 #   - a synthetic 2-node topology on this machine, when no VM can boot.
@@ -25,7 +29,7 @@ clang-19 -fopenmp -O2 -g "$top/tools/demo/swapped.c" -o "$prog"
 # (OMP_PROC_BIND=close) so the first touch is deterministic, and each then works
 # on the block its mirror thread touched: every reference is remote.
 settings=(OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores
-          OMP_PLACEMENT=critpath,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1)
+          OMP_PLACEMENT=critpath,source=pagefault,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1)
 args=(32 30)
 
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
@@ -42,28 +46,40 @@ elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu
      [ -f "$build/share/ompnuma/numaemu.so" ]; then
   remote_ns=${OMPNUMA_DEMO_REMOTE_NS:-1500}
   rounds=${OMPNUMA_DEMO_ROUNDS:-2}
+  pace=${OMPNUMA_DEMO_PACE:-}
   mark="$build/bin/ompnuma-emu-mark"
   # 16 MiB, 24 iterations: ompnuma samples, times a baseline, moves and verifies
-  # within the first third; the last third is settled.
+  # within the first third; the last third is settled. Paced, an iteration of
+  # 4 MiB takes about a second of the model's time.
   eargs=(16 24 times)
+  cost=(--remote-ns "$remote_ns")
+  what="a remote cache miss costs ${remote_ns} ns more (numaemu QEMU plugin, which also counts every miss)"
+  if [ -n "$pace" ]; then
+    eargs=(4 24 times)
+    if [ "$pace" = default ]; then cost=(--pace); else cost=(--pace "$pace"); fi
+    what="paced time (ompnuma vm ${cost[*]}): the guest's clock follows a model of a 2-socket server
+   (local miss 90 ns, remote 140 ns), slowed down to what this machine can emulate under load"
+  fi
   stock_env="OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores"
-  omp_env="$stock_env LD_LIBRARY_PATH=$build/lib OMP_PLACEMENT=critpath,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1"
+  omp_env="$stock_env LD_LIBRARY_PATH=$build/lib OMP_PLACEMENT=critpath,source=pagefault,track=anon,sample=2 OMP_PLACEMENT_VERBOSE=1"
   {
     for r in $(seq 1 "$rounds"); do
       # Tags are the plugin's per-interval counts: 10R+1 stock, 10R+2 ompnuma.
       echo "echo '=== stock $r'; '$mark' tag $((10 * r + 1)); env $stock_env '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
       echo "echo '=== ompnuma $r'; '$mark' tag $((10 * r + 2)); env $omp_env OMP_PLACEMENT_REPORT=/tmp/report.json '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
+      # 10R+3: the oracle, every thread next to its data from the start.
+      echo "echo '=== oracle $r'; '$mark' tag $((10 * r + 3)); env $stock_env '$prog' ${eargs[*]} local 2>&1; '$mark' tag 0"
     done
     echo "echo '=== report'; cat /tmp/report.json"
   } > "$work/guest.sh"
   echo "== this machine has one NUMA node: a 2-node virtual machine (real kernel) with emulated NUMA costs:"
-  echo "   a remote cache miss costs ${remote_ns} ns more (numaemu QEMU plugin, which also counts every miss);"
-  echo "   the stock runtime and ompnuma run alternately in the same VM, $rounds rounds (~1-3 min)"
+  echo "   $what;"
+  echo "   the stock runtime, ompnuma and the oracle run alternately in the same VM, $rounds rounds (~2-5 min)"
   "$build/bin/ompnuma" vm --nodes 2 --cpus-per-node 1 --mem 256 --distances '10,21;21,10' \
-      --remote-ns "$remote_ns" --counts "$work/counts.json" \
-      --file "$prog" --file "$build/lib" --file "$mark" --file "$work/guest.sh" --timeout 1200 -- \
+      "${cost[@]}" --counts "$work/counts.json" \
+      --file "$prog" --file "$build/lib" --file "$mark" --file "$work/guest.sh" --timeout 3600 -- \
       /bin/sh "$work/guest.sh" > "$work/out.txt"
-  python3 "$top/tools/demo/demo_emu.py" "$work/out.txt" "$work/counts.json" "$remote_ns"
+  python3 "$top/tools/demo/demo_emu.py" "$work/out.txt" "$work/counts.json" "${cost[*]}"
   cp "$work/out.txt.report.json" "$work/report.json"
 elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu-system-x86_64 >/dev/null; then
   echo "== this machine has one NUMA node: running in a 2-node virtual machine (real kernel, emulated timing;"

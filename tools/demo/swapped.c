@@ -21,13 +21,19 @@ static double median(double *v, int lo, int hi)
  * iterations, so on a NUMA machine every thread reads remote memory until
  * someone moves the threads (or the data). The checksum does not depend on
  * the placement, so it shows that nothing changed the program's results.
- * Usage: swapped [MiB [iterations [times]]]; with "times" it also prints the
- * iteration times (the demo compares runtimes with them). */
+ * Usage: swapped [MiB [iterations [times] [local]]]; with "times" it also
+ * prints the iteration times (the demo compares runtimes with them); with
+ * "local" thread t first-touches block t itself: the same sweeps with every
+ * thread next to its data from the start, the oracle a placement can reach. */
 int main(int argc, char **argv)
 {
     size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
     int iters = argc > 2 ? atoi(argv[2]) : 40;
-    int times = argc > 3 && strcmp(argv[3], "times") == 0;
+    int times = 0, local = 0;
+    for (int i = 3; i < argc; i++) {
+        times |= strcmp(argv[i], "times") == 0;
+        local |= strcmp(argv[i], "local") == 0;
+    }
     if (iters < 1)
         iters = 1;
     double *it_ms = calloc((size_t)iters, sizeof *it_ms);
@@ -40,7 +46,7 @@ int main(int argc, char **argv)
 #pragma omp parallel
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        size_t blk = n / (size_t)nt, mirror = (size_t)(nt - 1 - t);
+        size_t blk = n / (size_t)nt, mirror = (size_t)(local ? t : nt - 1 - t);
         size_t lo = mirror * blk, hi = mirror == (size_t)nt - 1 ? n : lo + blk;
         for (size_t i = lo; i < hi; i++)
             a[i] = (double)(i % 1000) * 0.5;

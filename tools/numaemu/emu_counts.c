@@ -12,7 +12,7 @@ static uint64_t *zalloc(size_t n)
     return calloc(n ? n : 1, sizeof(uint64_t));
 }
 
-int emu_counts_init(struct emu_counts *k, int vcpus, int nodes)
+int emu_counts_init(struct emu_counts *k, int vcpus, int nodes, int paced)
 {
     memset(k, 0, sizeof *k);
     k->vcpus = vcpus;
@@ -24,34 +24,51 @@ int emu_counts_init(struct emu_counts *k, int vcpus, int nodes)
     k->delay_ns = zalloc(vcpus);
     k->bw_stalls = zalloc(nodes);
     k->bw_wait_ns = zalloc(nodes);
+    k->paced = paced;
+    k->pace = zalloc((size_t)EMU_PACE_FIELDS * vcpus);
+    k->lag_bins = zalloc(paced ? (size_t)EMU_LAG_BINS * vcpus : 0);
     pthread_mutex_init(&k->lock, NULL);
-    if (!k->misses || !k->accesses || !k->unmapped || !k->delay_ns || !k->bw_stalls || !k->bw_wait_ns) {
+    if (!k->misses || !k->accesses || !k->unmapped || !k->delay_ns || !k->bw_stalls || !k->bw_wait_ns || !k->pace ||
+        !k->lag_bins) {
         errno = ENOMEM;
         return -1;
     }
     return 0;
 }
 
+/* The current tag's host time up to now. Lock held. */
+static void leave_tag(struct emu_counts *k, uint64_t now)
+{
+    int cur = __atomic_load_n(&k->cur, __ATOMIC_RELAXED);
+    if (cur >= 0)
+        k->tags[cur].wall_ns += now - k->tags[cur].since_ns;
+}
+
 void emu_counts_set_tag(struct emu_counts *k, uint32_t id)
 {
+    uint64_t now = emu_now_ns();
+    pthread_mutex_lock(&k->lock);
     if (id == 0 || id >= EMU_TAG_IDS) {
+        leave_tag(k, now);
         __atomic_store_n(&k->cur, -1, __ATOMIC_RELAXED);
+        pthread_mutex_unlock(&k->lock);
         return;
     }
-    pthread_mutex_lock(&k->lock);
     int slot = k->slot_of[id] - 1;
     if (slot < 0 && k->ntags < EMU_MAX_TAGS) {
         struct emu_tag *t = &k->tags[k->ntags];
         t->misses = zalloc((size_t)k->vcpus * k->nodes);
         t->accesses = zalloc(k->vcpus);
-        if (t->misses && t->accesses) {
+        t->pace = zalloc((size_t)EMU_PACE_FIELDS * k->vcpus);
+        if (t->misses && t->accesses && t->pace) {
             t->id = id;
             slot = k->ntags++;
             k->slot_of[id] = (int16_t)(slot + 1);
         } else {
             free(t->misses);
             free(t->accesses);
-            t->misses = t->accesses = NULL;
+            free(t->pace);
+            t->misses = t->accesses = t->pace = NULL;
         }
     }
     if (slot >= 0) {
@@ -59,7 +76,39 @@ void emu_counts_set_tag(struct emu_counts *k, uint32_t id)
     } else {
         k->tags_dropped++;
     }
+    leave_tag(k, now);
+    if (slot >= 0)
+        k->tags[slot].since_ns = now;
     __atomic_store_n(&k->cur, slot, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&k->lock);
+}
+
+/* Paced time at host time now: what was paced before plus the current stretch. Read without the lock by
+ * vCPUs (a torn pair only misfiles one lag event's second). */
+static uint64_t paced_at(struct emu_counts *k, uint64_t now)
+{
+    uint64_t since = __atomic_load_n(&k->pace_since, __ATOMIC_RELAXED);
+    return __atomic_load_n(&k->paced_ns, __ATOMIC_RELAXED) + (since && now > since ? now - since : 0);
+}
+
+void emu_counts_lag(struct emu_counts *k, int vcpu, uint64_t ns, uint64_t now)
+{
+    emu_counts_pace(k, vcpu, EMU_PACE_LAG_NS, ns);
+    uint64_t bin = paced_at(k, now) / EMU_LAG_BIN_NS;
+    if (bin >= EMU_LAG_BINS)
+        bin = EMU_LAG_BINS - 1;
+    __atomic_fetch_add(&k->lag_bins[(size_t)vcpu * EMU_LAG_BINS + bin], ns, __ATOMIC_RELAXED);
+}
+
+void emu_counts_pacing(struct emu_counts *k, int on, uint64_t now_ns)
+{
+    pthread_mutex_lock(&k->lock);
+    if (on && !k->pace_since)
+        __atomic_store_n(&k->pace_since, now_ns, __ATOMIC_RELAXED);
+    else if (!on && k->pace_since) {
+        __atomic_store_n(&k->paced_ns, k->paced_ns + now_ns - k->pace_since, __ATOMIC_RELAXED);
+        __atomic_store_n(&k->pace_since, 0, __ATOMIC_RELAXED);
+    }
     pthread_mutex_unlock(&k->lock);
 }
 
@@ -79,12 +128,23 @@ void emu_counts_reset(struct emu_counts *k)
     zero(k->delay_ns, k->vcpus);
     zero(k->bw_stalls, k->nodes);
     zero(k->bw_wait_ns, k->nodes);
+    size_t pn = (size_t)EMU_PACE_FIELDS * k->vcpus;
+    zero(k->pace, pn);
+    if (k->paced)
+        zero(k->lag_bins, (size_t)EMU_LAG_BINS * k->vcpus);
+    uint64_t now = emu_now_ns();
+    __atomic_store_n(&k->paced_ns, 0, __ATOMIC_RELAXED);
+    if (k->pace_since)
+        __atomic_store_n(&k->pace_since, now, __ATOMIC_RELAXED);
     /* Tags keep their slots (a vCPU may be counting into one right now);
      * those not entered since are left out of the file. */
     for (int i = 0; i < k->ntags; i++) {
         zero(k->tags[i].misses, vn);
         zero(k->tags[i].accesses, k->vcpus);
+        zero(k->tags[i].pace, pn);
         k->tags[i].entered = 0;
+        k->tags[i].wall_ns = 0;
+        k->tags[i].since_ns = now;
     }
     k->tags_dropped = 0;
     free(k->snaps);
@@ -141,18 +201,34 @@ static void sb_vec(struct sb *b, const uint64_t *v, int n)
     sb_printf(b, "]");
 }
 
-static void sb_matrix(struct sb *b, const uint64_t *m, int rows, int cols)
+/* The first cols of each row of a matrix whose rows are stride apart. */
+static void sb_matrix_stride(struct sb *b, const uint64_t *m, int rows, int cols, int stride)
 {
     sb_printf(b, "[");
     for (int r = 0; r < rows; r++) {
         sb_printf(b, "%s", r ? ", " : "");
-        sb_vec(b, m + (size_t)r * cols, cols);
+        sb_vec(b, m + (size_t)r * stride, cols);
     }
     sb_printf(b, "]");
 }
 
-/* "misses", "accesses", ... and "tags": the members of one counts object. Lock held. */
-static void sb_counts(struct sb *b, struct emu_counts *k)
+static void sb_matrix(struct sb *b, const uint64_t *m, int rows, int cols)
+{
+    sb_matrix_stride(b, m, rows, cols, cols);
+}
+
+/* The pace members of a counts object or a tag (per vCPU: pace is EMU_PACE_FIELDS x vcpus). */
+static void sb_pace(struct sb *b, const uint64_t *pace, int vcpus)
+{
+    static const char *const names[EMU_PACE_FIELDS] = {"insns", "model_ns", "lag_ns", "wait_ns"};
+    for (int f = 0; f < EMU_PACE_FIELDS; f++) {
+        sb_printf(b, ", \"%s\": ", names[f]);
+        sb_vec(b, pace + (size_t)f * vcpus, vcpus);
+    }
+}
+
+/* "misses", "accesses", ... and "tags": the members of one counts object, as of now. Lock held. */
+static void sb_counts(struct sb *b, struct emu_counts *k, uint64_t now)
 {
     sb_printf(b, "\"misses\": ");
     sb_matrix(b, k->misses, k->vcpus, k->nodes);
@@ -166,6 +242,15 @@ static void sb_counts(struct sb *b, struct emu_counts *k)
     sb_vec(b, k->bw_stalls, k->nodes);
     sb_printf(b, ", \"bandwidth_wait_ns\": ");
     sb_vec(b, k->bw_wait_ns, k->nodes);
+    int cur = __atomic_load_n(&k->cur, __ATOMIC_RELAXED);
+    if (k->paced) {
+        sb_pace(b, k->pace, k->vcpus);
+        uint64_t paced = paced_at(k, now);
+        uint64_t bins = paced / EMU_LAG_BIN_NS + 1;
+        sb_printf(b, ", \"paced_ns\": %llu, \"lag_bin_ns\": %u, \"lag_ns_per_bin\": ", (unsigned long long)paced,
+                  EMU_LAG_BIN_NS);
+        sb_matrix_stride(b, k->lag_bins, k->vcpus, bins < EMU_LAG_BINS ? (int)bins : EMU_LAG_BINS, EMU_LAG_BINS);
+    }
     sb_printf(b, ", \"tags_dropped\": %llu, \"tags\": [", (unsigned long long)k->tags_dropped);
     int first = 1;
     for (int i = 0; i < k->ntags; i++) {
@@ -177,6 +262,11 @@ static void sb_counts(struct sb *b, struct emu_counts *k)
         sb_matrix(b, t->misses, k->vcpus, k->nodes);
         sb_printf(b, ", \"accesses\": ");
         sb_vec(b, t->accesses, k->vcpus);
+        if (k->paced) {
+            sb_pace(b, t->pace, k->vcpus);
+            sb_printf(b, ", \"wall_ns\": %llu",
+                      (unsigned long long)(t->wall_ns + (i == cur ? now - t->since_ns : 0)));
+        }
         sb_printf(b, "}");
         first = 0;
     }
@@ -189,7 +279,7 @@ void emu_counts_snapshot(struct emu_counts *k)
     struct sb b = {k->snaps, k->snaps_len, k->snaps_len, 0};
     /* b.cap == len makes the first printf grow the buffer as needed. */
     sb_printf(&b, "%s{", k->nsnaps ? ", " : "");
-    sb_counts(&b, k);
+    sb_counts(&b, k, emu_now_ns());
     sb_printf(&b, "}");
     if (!b.failed) {
         k->snaps = b.s;
@@ -206,7 +296,7 @@ int emu_counts_write_file(struct emu_counts *k, const char *config, const char *
     struct sb b = {0};
     pthread_mutex_lock(&k->lock);
     sb_printf(&b, "{%s, ", config);
-    sb_counts(&b, k);
+    sb_counts(&b, k, emu_now_ns());
     sb_printf(&b, ", \"snapshots\": [%.*s]}\n", (int)k->snaps_len, k->snaps ? k->snaps : "");
     pthread_mutex_unlock(&k->lock);
     if (b.failed) {

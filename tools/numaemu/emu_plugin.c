@@ -1,7 +1,8 @@
-/* emu_plugin.c: QEMU TCG plugin that gives the NUMA VM remote-memory latency, node bandwidth limits and ground-truth counts. */
+/* emu_plugin.c: QEMU TCG plugin that gives the NUMA VM remote-memory latency, node bandwidth limits, paced time and ground-truth counts. */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "emu_cache.h"
 #include "emu_counts.h"
+#include "emu_pace.h"
 #include "rt_emu_mark.h"
 
 /* Options (comma-separated key=value; lists use '/' and ':' because QEMU
@@ -27,6 +29,9 @@
  *                            the harness computes them for the QEMU it runs)
  *   cost=NS:NS/NS:NS         extra nanoseconds per miss, row = the vCPU's node,
  *                            column = the memory's node (0 on the diagonal)
+ *   pace_ps=P                paced time (below): picoseconds per instruction
+ *   lat=NS:NS/NS:NS          paced: nanoseconds of model time per miss, the same
+ *                            rows and columns, the diagonal included
  *   bw=MBS/MBS/...           each node's bandwidth in MB/s of missed lines (0 = unlimited)
  *   bw_window_us=U           burst a node serves without waiting (default 20)
  *   cache_kib=K, ways=W      the per-vCPU cache model (default 1024 KiB, 16 ways)
@@ -46,11 +51,22 @@
  * With -accel tcg,thread=multi each vCPU's callbacks run on its own host
  * thread, so per-vCPU state needs no lock.
  *
- * Charges are paid by busy-waiting on the host's monotonic clock, which the
- * guest's clock follows: a sleeping vCPU thread would let the other vCPUs run
- * on in the meantime and, on a loaded host, lose nothing. The wait overshoots
- * by a clock read; that overshoot is carried as credit against later charges,
- * so the average charge stays what was asked (see CREDIT_CAP_NS). */
+ * Unpaced (no pace_ps), cost= charges are paid by busy-waiting on the host's
+ * monotonic clock, which the guest's clock follows: a sleeping vCPU thread
+ * would let the other vCPUs run on in the meantime and, on a loaded host, lose
+ * nothing. The wait overshoots by a clock read; that overshoot is carried as
+ * credit against later charges, so the average charge stays what was asked
+ * (see CREDIT_CAP_NS). On top of the charges, emulation itself takes whatever
+ * the host gives it.
+ *
+ * Paced (pace_ps=P), the guest's time is a model instead: each vCPU's clock
+ * advances P per instruction (every translation block, kernel code included)
+ * and lat= per miss of the cache model (plus its wait in its node's bandwidth
+ * queue, kept in model time), and the vCPU waits for the host's clock to
+ * reach its own (emu_pace.h). Cache hits cost nothing beyond their
+ * instruction. Pacing runs only between the control requests "pace on" and
+ * "pace off" (the host brackets each command with them), so boot and the
+ * guest's plumbing run at full speed. */
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -75,6 +91,7 @@ struct vcpu {
     int node;
     int64_t debt_ns; /* owed (> 0) or credit from overshoot (< 0) */
     uint32_t tag_pending;
+    struct emu_pace_vcpu pace;
 } __attribute__((aligned(64)));
 
 static struct {
@@ -83,6 +100,8 @@ static struct {
     struct range ranges[MAX_RANGES];
     int nranges;
     uint64_t cost_ns[MAX_NODES][MAX_NODES];
+    uint64_t lat_ns[MAX_NODES][MAX_NODES]; /* paced: model time per miss */
+    struct emu_pace pace;
     uint64_t bw_mbs[MAX_NODES];
     uint64_t service_ps[MAX_NODES]; /* time one line occupies a node's bandwidth */
     uint64_t next_free_ps[MAX_NODES] __attribute__((aligned(64)));
@@ -98,13 +117,6 @@ static struct {
     struct emu_counts k;
 } E;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int node_of(uint64_t pa)
 {
     for (int i = 0; i < E.nranges; i++)
@@ -115,11 +127,32 @@ static int node_of(uint64_t pa)
 
 static void pay(struct vcpu *v)
 {
-    uint64_t t0 = now_ns(), target = t0 + (uint64_t)v->debt_ns, t;
-    while ((t = now_ns()) < target)
+    uint64_t t0 = emu_now_ns(), target = t0 + (uint64_t)v->debt_ns, t;
+    while ((t = emu_now_ns()) < target)
         __builtin_ia32_pause();
     int64_t over = (int64_t)(t - target);
     v->debt_ns = over > CREDIT_CAP_NS ? -CREDIT_CAP_NS : -over;
+}
+
+/* The wait of a line missed at time vnow (ns, the vCPU's own time) in its
+ * node's bandwidth queue: the node serves one line per service time, and a
+ * vCPU finding more than a window's worth queued before its line waits for
+ * the excess (the window absorbs bursts, and in paced time the skew between
+ * the vCPUs' clocks). */
+static uint64_t queue_wait(int node, int64_t vnow)
+{
+    uint64_t now_ps = (uint64_t)(vnow > 0 ? vnow : 0) * 1000;
+    uint64_t nx = __atomic_load_n(&E.next_free_ps[node], __ATOMIC_RELAXED), s;
+    do {
+        s = nx > now_ps ? nx : now_ps;
+    } while (!__atomic_compare_exchange_n(&E.next_free_ps[node], &nx, s + E.service_ps[node], true,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    if (s <= now_ps + E.window_ps)
+        return 0;
+    uint64_t wait = (s - now_ps - E.window_ps) / 1000;
+    emu_counts_add(&E.k.bw_stalls[node], 1);
+    emu_counts_add(&E.k.bw_wait_ns[node], wait);
+    return wait;
 }
 
 static void charge(unsigned idx, struct vcpu *v, int node)
@@ -127,30 +160,29 @@ static void charge(unsigned idx, struct vcpu *v, int node)
     uint64_t ns = E.cost_ns[v->node][node];
     v->debt_ns += (int64_t)ns;
     if (E.service_ps[node]) {
-        /* The node serves one line per service time; a vCPU finding more
-         * than a window's worth queued before its line waits for the excess.
-         * The vCPU's own time is now plus what it still owes (or minus its
+        /* The vCPU's own time is now plus what it still owes (or minus its
          * credit): charges not yet paid must not be counted again as queueing. */
-        int64_t vnow = (int64_t)now_ns() + v->debt_ns;
-        uint64_t now_ps = (uint64_t)(vnow > 0 ? vnow : 0) * 1000;
-        uint64_t nx = __atomic_load_n(&E.next_free_ps[node], __ATOMIC_RELAXED), s;
-        do {
-            s = nx > now_ps ? nx : now_ps;
-        } while (!__atomic_compare_exchange_n(&E.next_free_ps[node], &nx, s + E.service_ps[node], true,
-                                              __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-        if (s > now_ps + E.window_ps) {
-            uint64_t wait = (s - now_ps - E.window_ps) / 1000;
-            ns += wait;
-            v->debt_ns += (int64_t)wait;
-            emu_counts_add(&E.k.bw_stalls[node], 1);
-            emu_counts_add(&E.k.bw_wait_ns[node], wait);
-        }
+        uint64_t wait = queue_wait(node, (int64_t)emu_now_ns() + v->debt_ns);
+        ns += wait;
+        v->debt_ns += (int64_t)wait;
     }
     if (!ns)
         return;
     emu_counts_add(&E.k.delay_ns[idx], ns);
     if (v->debt_ns >= E.spin_ns)
         pay(v);
+}
+
+/* Paced: the miss's latency and queueing go on the vCPU's model clock, paid at its next check-in. */
+static void charge_paced(unsigned idx, struct vcpu *v, int node)
+{
+    if (!__atomic_load_n(&E.pace.on, __ATOMIC_RELAXED))
+        return;
+    uint64_t ns = E.lat_ns[v->node][node];
+    if (E.service_ps[node])
+        ns += queue_wait(node, v->pace.model_ns + (int64_t)(v->pace.pend_ps / 1000));
+    v->pace.pend_ps += ns * 1000;
+    emu_counts_add(&E.k.delay_ns[idx], ns);
 }
 
 static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
@@ -172,8 +204,34 @@ static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr,
         return;
     }
     emu_counts_miss(&E.k, (int)idx, node);
-    if (E.any_cost)
+    if (E.pace.insn_ps)
+        charge_paced(idx, v, node);
+    else if (E.any_cost)
         charge(idx, v, node);
+}
+
+/* ud: user code << 62 | the block's cost in instructions << 16 | its instructions (at most 512). */
+#define TB_USER ((uintptr_t)1 << 62)
+
+static void on_tb_exec(unsigned int idx, void *ud)
+{
+    uintptr_t u = (uintptr_t)ud;
+    if (idx < (unsigned)E.vcpus)
+        emu_pace_insns(&E.pace, &E.vcpu[idx].pace, (int)idx, u & 0xffff, (u & ~TB_USER) >> 16, (u & TB_USER) != 0);
+}
+
+static void on_halt(unsigned int idx, void *ud)
+{
+    (void)ud;
+    if (idx < (unsigned)E.vcpus)
+        emu_pace_halt(&E.pace, &E.vcpu[idx].pace, (int)idx);
+}
+
+static void on_resume(qemu_plugin_id_t id, unsigned int idx)
+{
+    (void)id;
+    if (idx < (unsigned)E.vcpus)
+        emu_pace_resume(&E.pace, &E.vcpu[idx].pace, (int)idx);
 }
 
 static void on_mark(unsigned int idx, void *ud)
@@ -203,12 +261,37 @@ static void on_mark(unsigned int idx, void *ud)
     }
 }
 
+/* Paced, every block counts its instructions, each `pause` as PAUSE_INSNS of
+ * them: QEMU leaves its execution loop at every pause (taking its lock on the
+ * way back), which costs the host microseconds, and spin-waits (libomp's, the
+ * kernel's locks) run little else; a server's pause takes ~40 ns (100 cycles
+ * at 2.5 GHz, Skylake's 140, earlier cores' 10). The kernel's idle `hlt`
+ * syncs first (the guest's idle loop halts with hlt: its CPUs advertise no
+ * mwait preference). Memory is instrumented in user code (and kernel code
+ * with kernel=1) only. */
+#define PAUSE_INSNS 100
+
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
-    if (qemu_plugin_tb_vaddr(tb) >= USER_TOP && !E.kernel)
-        return;
+    bool user = qemu_plugin_tb_vaddr(tb) < USER_TOP, mem = user || E.kernel;
     size_t n = qemu_plugin_tb_n_insns(tb);
+    if (E.pace.insn_ps) {
+        uintptr_t cost = n;
+        for (size_t i = 0; i < n; i++) {
+            struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+            const uint8_t *d = qemu_plugin_insn_data(insn);
+            size_t size = qemu_plugin_insn_size(insn);
+            if (size == 2 && d[0] == 0xf3 && d[1] == 0x90)
+                cost += PAUSE_INSNS - 1;
+            else if (size == 1 && d[0] == 0xf4)
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_halt, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        }
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+                                             (void *)((user ? TB_USER : 0) | cost << 16 | n));
+    }
+    if (!mem)
+        return;
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         if (qemu_plugin_insn_size(insn) == 7) {
@@ -243,6 +326,11 @@ static void serve_one(int fd)
             emu_counts_reset(&E.k);
         } else if (strcmp(line, "snapshot") == 0) {
             emu_counts_snapshot(&E.k);
+        } else if (strcmp(line, "pace on") == 0 || strcmp(line, "pace off") == 0) {
+            if (E.pace.insn_ps)
+                emu_pace_set(&E.pace, line[6] == 'n');
+            else
+                reply = "error not paced (no pace_ps= option)";
         } else if (strncmp(line, "dump ", 5) == 0) {
             if (emu_counts_write_file(&E.k, E.config, line + 5) != 0) {
                 snprintf(err, sizeof err, "error cannot write %.180s: %s", line + 5, strerror(errno));
@@ -341,7 +429,41 @@ static int number_list(const char *val, uint64_t *out, int max)
     }
 }
 
-static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES], int *cost_n, int *bw_n)
+/* A square matrix: values separated by ':', rows by '/'; its size in *n. 0, or -1 (reported). */
+static int parse_matrix(const char *key, const char *val, uint64_t rows[MAX_NODES][MAX_NODES], int *n)
+{
+    const char *p = val;
+    int row = 0;
+    for (;;) {
+        int col = 0;
+        for (;;) {
+            if (row == MAX_NODES || col == MAX_NODES || number(&p, ":/", &rows[row][col]))
+                return bad(key, val, "expected rows of nanoseconds, values separated by ':', rows by '/'");
+            col++;
+            if (*p != ':')
+                break;
+            p++;
+        }
+        if (row > 0 && col != *n)
+            return bad(key, val, "rows of different lengths");
+        *n = col;
+        row++;
+        if (!*p)
+            break;
+        p++;
+    }
+    if (row != *n)
+        return bad(key, val, "the matrix is not square");
+    return 0;
+}
+
+/* Matrices given as options, checked against the machine's nodes once all options are read. */
+struct matrices {
+    uint64_t cost[MAX_NODES][MAX_NODES], lat[MAX_NODES][MAX_NODES];
+    int cost_n, lat_n, bw_n;
+};
+
+static int parse_option(const char *opt, struct matrices *m)
 {
     const char *eq = strchr(opt, '=');
     if (!eq)
@@ -380,36 +502,19 @@ static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES
             p++;
         }
     } else if (strcmp(key, "cost") == 0) {
-        int row = 0;
-        for (;;) {
-            int col = 0;
-            for (;;) {
-                if (row == MAX_NODES || col == MAX_NODES || number(&p, ":/", &cost_rows[row][col]))
-                    return bad(key, val, "expected rows of nanoseconds, values separated by ':', rows by '/'");
-                col++;
-                if (*p != ':')
-                    break;
-                p++;
-            }
-            if (row > 0 && col != *cost_n)
-                return bad(key, val, "rows of different lengths");
-            *cost_n = col;
-            row++;
-            if (!*p)
-                break;
-            p++;
-        }
-        if (row != *cost_n)
-            return bad(key, val, "the matrix is not square");
+        return parse_matrix(key, val, m->cost, &m->cost_n);
+    } else if (strcmp(key, "lat") == 0) {
+        return parse_matrix(key, val, m->lat, &m->lat_n);
     } else if (strcmp(key, "bw") == 0) {
         int n = number_list(val, list, MAX_NODES);
         if (n <= 0)
             return bad(key, val, "expected MB/s per node separated by '/'");
         for (int i = 0; i < n; i++)
             E.bw_mbs[i] = list[i];
-        *bw_n = n;
+        m->bw_n = n;
     } else if (strcmp(key, "bw_window_us") == 0 || strcmp(key, "cache_kib") == 0 || strcmp(key, "ways") == 0 ||
-               strcmp(key, "line") == 0 || strcmp(key, "spin_us") == 0 || strcmp(key, "kernel") == 0) {
+               strcmp(key, "line") == 0 || strcmp(key, "spin_us") == 0 || strcmp(key, "kernel") == 0 ||
+               strcmp(key, "pace_ps") == 0) {
         if (number(&p, "", &v) != 0)
             return bad(key, val, "expected an unsigned integer");
         if (key[0] == 'b')
@@ -420,6 +525,8 @@ static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES
             E.ways = (uint32_t)v;
         else if (key[0] == 's')
             E.spin_ns = (int64_t)v * 1000;
+        else if (key[0] == 'p')
+            E.pace.insn_ps = v;
         else if (key[0] == 'k') {
             if (v > 1)
                 return bad(key, val, "expected 0 or 1");
@@ -439,36 +546,57 @@ static int parse_option(const char *opt, uint64_t cost_rows[MAX_NODES][MAX_NODES
     return 0;
 }
 
+/* The settings' part of the counts file, built once into E.config (cut short if it does not fit). */
+struct text {
+    char *s;
+    size_t room;
+};
+
+static void add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s, t->room, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= t->room) {
+        t->room = 0;
+        return;
+    }
+    t->s += n;
+    t->room -= (size_t)n;
+}
+
+/* A nodes x nodes matrix as JSON rows. */
+static void add_matrix(struct text *t, uint64_t m[MAX_NODES][MAX_NODES])
+{
+    add(t, "[");
+    for (int i = 0; i < E.nodes; i++) {
+        add(t, "%s[", i ? ", " : "");
+        for (int j = 0; j < E.nodes; j++)
+            add(t, "%s%" PRIu64, j ? ", " : "", m[i][j]);
+        add(t, "]");
+    }
+    add(t, "]");
+}
+
 static void config_json(void)
 {
-    char *s = E.config;
-    size_t room = sizeof E.config;
-    int n;
-#define ADD(...) \
-    do { \
-        n = snprintf(s, room, __VA_ARGS__); \
-        if (n < 0 || (size_t)n >= room) \
-            return; \
-        s += n; \
-        room -= (size_t)n; \
-    } while (0)
-    ADD("\"format\": \"ompnuma-emu-counts/1\", \"vcpus\": %d, \"nodes\": %d, \"vcpu_node\": [", E.vcpus, E.nodes);
+    struct text t = {E.config, sizeof E.config};
+    add(&t, "\"format\": \"ompnuma-emu-counts/1\", \"vcpus\": %d, \"nodes\": %d, \"vcpu_node\": [", E.vcpus, E.nodes);
     for (int i = 0; i < E.vcpus; i++)
-        ADD("%s%d", i ? ", " : "", E.vcpu[i].node);
-    ADD("], \"line_bytes\": %u, \"cache_bytes\": %" PRIu64 ", \"cache_ways\": %u, \"remote_ns\": [", 1u << E.line_shift,
-        E.cache_bytes, E.ways);
-    for (int i = 0; i < E.nodes; i++) {
-        ADD("%s[", i ? ", " : "");
-        for (int j = 0; j < E.nodes; j++)
-            ADD("%s%" PRIu64, j ? ", " : "", E.cost_ns[i][j]);
-        ADD("]");
-    }
-    ADD("], \"bandwidth_mbs\": [");
+        add(&t, "%s%d", i ? ", " : "", E.vcpu[i].node);
+    add(&t, "], \"line_bytes\": %u, \"cache_bytes\": %" PRIu64 ", \"cache_ways\": %u, \"remote_ns\": ",
+        1u << E.line_shift, E.cache_bytes, E.ways);
+    add_matrix(&t, E.cost_ns);
+    add(&t, ", \"bandwidth_mbs\": [");
     for (int i = 0; i < E.nodes; i++)
-        ADD("%s%" PRIu64, i ? ", " : "", E.bw_mbs[i]);
-    ADD("], \"bandwidth_window_ns\": %" PRIu64 ", \"spin_ns\": %" PRId64 ", \"kernel_counted\": %s", E.window_ps / 1000,
-        E.spin_ns, E.kernel ? "true" : "false");
-#undef ADD
+        add(&t, "%s%" PRIu64, i ? ", " : "", E.bw_mbs[i]);
+    add(&t, "], \"bandwidth_window_ns\": %" PRIu64 ", \"spin_ns\": %" PRId64 ", \"kernel_counted\": %s",
+        E.window_ps / 1000, E.spin_ns, E.kernel ? "true" : "false");
+    if (E.pace.insn_ps) {
+        add(&t, ", \"pace_ps_per_insn\": %" PRIu64 ", \"latency_ns\": ", E.pace.insn_ps);
+        add_matrix(&t, E.lat_ns);
+    }
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
@@ -482,10 +610,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     E.line_shift = 6;
     E.spin_ns = 20000;
     E.window_ps = UINT64_C(20) * 1000000;
-    static uint64_t cost_rows[MAX_NODES][MAX_NODES];
-    int cost_n = 0, bw_n = 0;
+    static struct matrices m;
     for (int i = 0; i < argc; i++)
-        if (parse_option(argv[i], cost_rows, &cost_n, &bw_n) != 0)
+        if (parse_option(argv[i], &m) != 0)
             return -1;
     if (E.vcpus == 0 || E.nranges == 0) {
         fprintf(stderr, "numaemu: vcpu_node= and ram= are required\n");
@@ -502,19 +629,28 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     for (int i = 0; i < E.nranges; i++)
         if (E.ranges[i].node + 1 > E.nodes)
             E.nodes = E.ranges[i].node + 1;
-    if (cost_n && cost_n != E.nodes) {
-        fprintf(stderr, "numaemu: cost= is %dx%d, the machine has %d nodes\n", cost_n, cost_n, E.nodes);
+    if (m.cost_n && m.cost_n != E.nodes) {
+        fprintf(stderr, "numaemu: cost= is %dx%d, the machine has %d nodes\n", m.cost_n, m.cost_n, E.nodes);
         return -1;
     }
-    if (bw_n && bw_n != E.nodes) {
-        fprintf(stderr, "numaemu: bw= gives %d nodes, the machine has %d\n", bw_n, E.nodes);
+    if (m.lat_n && m.lat_n != E.nodes) {
+        fprintf(stderr, "numaemu: lat= is %dx%d, the machine has %d nodes\n", m.lat_n, m.lat_n, E.nodes);
         return -1;
     }
-    for (int i = 0; i < cost_n; i++)
-        for (int j = 0; j < cost_n; j++) {
-            E.cost_ns[i][j] = i == j ? 0 : cost_rows[i][j];
+    if (m.lat_n && !E.pace.insn_ps) {
+        fprintf(stderr, "numaemu: lat= is paced time's: it needs pace_ps=\n");
+        return -1;
+    }
+    if (m.bw_n && m.bw_n != E.nodes) {
+        fprintf(stderr, "numaemu: bw= gives %d nodes, the machine has %d\n", m.bw_n, E.nodes);
+        return -1;
+    }
+    for (int i = 0; i < m.cost_n; i++)
+        for (int j = 0; j < m.cost_n; j++) {
+            E.cost_ns[i][j] = i == j ? 0 : m.cost[i][j];
             E.any_cost |= E.cost_ns[i][j] != 0;
         }
+    memcpy(E.lat_ns, m.lat, sizeof E.lat_ns);
     for (int i = 0; i < E.nodes; i++) {
         if (E.bw_mbs[i]) {
             /* bytes per line / (MB/s) = microseconds per line; kept in picoseconds. */
@@ -530,7 +666,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                     E.cache_bytes, E.ways, 1u << E.line_shift);
             return -1;
         }
-    if (emu_counts_init(&E.k, E.vcpus, E.nodes) != 0) {
+    if (emu_counts_init(&E.k, E.vcpus, E.nodes, E.pace.insn_ps != 0) != 0) {
+        fprintf(stderr, "numaemu: out of memory\n");
+        return -1;
+    }
+    if (emu_pace_init(&E.pace, E.pace.insn_ps, E.vcpus, &E.k) != 0) {
         fprintf(stderr, "numaemu: out of memory\n");
         return -1;
     }
@@ -538,6 +678,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     if (E.ctl && start_ctl(E.ctl) != 0)
         return -1;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
+    if (E.pace.insn_ps)
+        qemu_plugin_register_vcpu_resume_cb(id, on_resume);
     qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
     return 0;
 }

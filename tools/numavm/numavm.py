@@ -2,6 +2,7 @@
 """numavm.py: `ompnuma vm`: run a command inside a QEMU guest with a given NUMA layout (see README.md here)."""
 
 import argparse
+import json
 import os
 import secrets
 import shlex
@@ -228,7 +229,8 @@ def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=Fals
             # The guest holds until told: counts start with the command.
             machine.emu_control("reset")
             machine.send("GO")
-        status = machine.run_job(1, nonce, limit, numavm_vm.Sink(1), numavm_vm.Sink(2), send=False)
+        status = machine.run_job(1, nonce, limit, numavm_vm.Sink(1), numavm_vm.Sink(2), send=False,
+                                 on_start=machine.emu_pace_on, on_exit=machine.emu_pace_off)
         if emu:
             if emu.counts:
                 machine.emu_control("dump " + emu.counts)
@@ -244,6 +246,17 @@ def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=Fals
         shutil.rmtree(wd, ignore_errors=True)
 
 
+def report_lag(path):
+    """Say on stderr when a paced command (or one of its tagged intervals) lagged behind its model."""
+    try:
+        with open(path) as f:
+            counts = json.load(f)
+    except (OSError, ValueError):
+        return
+    for line in numavm_emu.lag_lines(counts):
+        print("ompnuma vm: " + line, file=sys.stderr)
+
+
 def _raise_interrupted(signum, frame):
     raise numavm_vm.Interrupted(signum)
 
@@ -257,18 +270,28 @@ def main(argv):
     except numavm_layout.LayoutError as e:
         print("ompnuma vm: bad layout: {}".format(e), file=sys.stderr)
         return EXIT_USAGE
+    tmp_counts = None
     try:
         emu = None
         if numavm_emu.requested(args):
             emu = numavm_emu.Emulation.from_args(args, layout, numavm_vm.find_qemu())
         base, base_key, base_cpio = base_image()
         job = build_job(args, base)
+        if emu and emu.paced and not emu.counts:
+            # Paced, the counts say whether the command kept to its model.
+            fd, tmp_counts = tempfile.mkstemp(prefix="numavm-counts-", suffix=".json")
+            os.close(fd)
+            emu.counts = tmp_counts
         pool = os.environ.get("OMPNUMA_VM_POOL")
         if pool:
             import numavm_pool
-            return numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
-                                          args.verbose, emu, args.numa_balancing)
-        return run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu, args.numa_balancing)
+            status = numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
+                                            args.verbose, emu, args.numa_balancing)
+        else:
+            status = run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu, args.numa_balancing)
+        if emu and emu.paced:
+            report_lag(emu.counts)
+        return status
     except numavm_emu.EmuError as e:
         print("ompnuma vm: {}".format(e), file=sys.stderr)
         return EXIT_USAGE
@@ -289,6 +312,13 @@ def main(argv):
         return EXIT_VM
     except numavm_vm.Interrupted as e:
         return 128 + e.signum
+    finally:
+        if tmp_counts:
+            for path in (tmp_counts, tmp_counts + ".tmp"):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
 
 
 if __name__ == "__main__":

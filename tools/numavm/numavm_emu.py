@@ -18,6 +18,17 @@
 #   --charge-kernel       the guest kernel's accesses count and pay too (its
 #                         copies for a process, page migration), at the node of
 #                         the page; slower boot and system calls
+#   --pace [NS]           paced time: the guest's clock is a model, NS ns of host
+#                         time per instruction (default DEFAULT_PACE_NS) plus the
+#                         memory latencies of a modelled server slowed down as
+#                         much (below); --local-ns, --remote-ns and --node-bandwidth
+#                         then describe that server in its own time
+#
+# Paced, the model is a 2-socket server of published figures (local miss
+# PACED_LOCAL_NS, remote PACED_LOCAL_NS + PACED_REMOTE_EXTRA_NS at the nearest
+# distance, PACED_BANDWIDTH_MBS per node) running one instruction per
+# SERVER_INSN_NS, dilated by pace / SERVER_INSN_NS so that an instruction costs
+# the host's emulation less than the model charges for it (headroom).
 
 import os
 import re
@@ -28,6 +39,25 @@ DEFAULT_CACHE_KIB = 1024
 DEFAULT_CACHE_WAYS = 16
 DEFAULT_WINDOW_US = 20
 CTL_TIMEOUT = 60.0
+
+# Paced time (--pace). The default cost per instruction is the smallest of 25, 50
+# and 100 ns at which the host's emulation of npb-cg S (the most demanding
+# benchmark measured) took under about half of the model's time beside two host
+# CPU burners on this project's 2-core machine kind (benchmarks/README.md,
+# "Paced emulated time").
+DEFAULT_PACE_NS = 100
+SERVER_INSN_NS = 0.4        # the modelled server: one instruction per cycle at 2.5 GHz
+PACED_LOCAL_NS = 90         # its local DRAM latency
+PACED_REMOTE_EXTRA_NS = 50  # remote at the nearest distance: 140 ns
+PACED_BANDWIDTH_MBS = 20000  # per node
+# A paced node's bandwidth queue absorbs this much backlog (guest time) before
+# misses wait: more than two vCPUs' clocks can differ (emu_pace.c's ahead and lag
+# tolerance), so only demand beyond the bandwidth sustained that long waits.
+PACED_WINDOW_US = 300000
+# A paced run (or tagged interval) whose vCPUs lagged more than this share of it
+# behind the model (emu_pace.c: lateness the guest can have seen) did not run at
+# the model's speed: its times are partly the host's.
+LAG_LIMIT_PCT = 1.0
 
 
 class EmuError(ValueError):
@@ -54,12 +84,18 @@ def add_arguments(p):
     g.add_argument("--charge-kernel", action="store_true", default=None,
                    help="count and charge the guest kernel's accesses too (process_vm_readv copies, migration), "
                         "at the node of the page; slows boot and system calls")
+    g.add_argument("--pace", metavar="NS", nargs="?", const=str(DEFAULT_PACE_NS), default=None,
+                   help="paced time: the guest's clock follows a model of NS ns per instruction (default {}) plus "
+                        "the memory latencies of a 2-socket server slowed down as much (local {} ns, remote {} ns, "
+                        "{} MB/s per node, one instruction per {} ns); write the command after --".format(
+                            DEFAULT_PACE_NS, PACED_LOCAL_NS, PACED_LOCAL_NS + PACED_REMOTE_EXTRA_NS,
+                            PACED_BANDWIDTH_MBS, SERVER_INSN_NS))
 
 
 def requested(args):
     return any(getattr(args, a) is not None for a in (
         "remote_ns", "local_ns", "node_bandwidth", "bandwidth_window", "cache_kib", "cache_ways", "counts",
-        "charge_kernel"))
+        "charge_kernel", "pace"))
 
 
 def _uint(text, what, lo=0, hi=10 ** 9):
@@ -129,6 +165,32 @@ def cost_matrix(layout, remote_ns=None, local_ns=None):
     return [[0 if i == j else int(round(local_ns * (d[i][j] - 10) / 10.0)) for j in range(n)] for i in range(n)]
 
 
+def pace_ps(text):
+    """Picoseconds per instruction of --pace NS (a decimal number of nanoseconds)."""
+    try:
+        ns = float(str(text).strip())
+    except ValueError:
+        raise EmuError("--pace: '{}' is not a number of nanoseconds per instruction "
+                       "(write the command after --)".format(text))
+    if not 0.001 <= ns <= 10 ** 6:
+        raise EmuError("--pace: {} is out of range 0.001..1000000 ns per instruction".format(text))
+    return int(round(ns * 1000))
+
+
+def paced_model(layout, ps, remote_ns=None, local_ns=None, bandwidth=None):
+    """(latency matrix in guest ns, bandwidth per node in guest MB/s) of the modelled server (defaults: the
+    PACED_* figures; remote_ns/local_ns/bandwidth as for the unpaced options, in the server's own time),
+    dilated to ps picoseconds per instruction."""
+    dilation = ps / 1000.0 / SERVER_INSN_NS
+    if remote_ns is None and local_ns is None:
+        remote_ns = PACED_REMOTE_EXTRA_NS
+    local = local_ns if local_ns is not None else PACED_LOCAL_NS
+    extra = cost_matrix(layout, remote_ns, local_ns)
+    lat = [[int(round((local + x) * dilation)) for x in row] for row in extra]
+    bw = [PACED_BANDWIDTH_MBS] * layout.nodes if bandwidth is None else bandwidth
+    return lat, [max(1, int(round(b / dilation))) if b else 0 for b in bw]
+
+
 def plugin_path():
     """The built plugin, or raise EmuError saying how to get it."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -161,7 +223,7 @@ class Emulation:
             raise EmuError("--remote-ns and --local-ns both given: choose one")
         remote = _uint(args.remote_ns, "--remote-ns", 0, 10 ** 7) if args.remote_ns is not None else None
         local = _uint(args.local_ns, "--local-ns", 0, 10 ** 7) if args.local_ns is not None else None
-        bw = [0] * layout.nodes
+        bw = None if args.pace is not None else [0] * layout.nodes
         if args.node_bandwidth is not None:
             parts = str(args.node_bandwidth).split(",")
             if len(parts) == 1:
@@ -169,8 +231,9 @@ class Emulation:
             if len(parts) != layout.nodes:
                 raise EmuError("--node-bandwidth: {} values for {} nodes".format(len(parts), layout.nodes))
             bw = [_uint(p, "--node-bandwidth", 0, 10 ** 7) for p in parts]
+        ps = pace_ps(args.pace) if args.pace is not None else 0
         window = _uint(args.bandwidth_window, "--bandwidth-window", 1, 10 ** 6) \
-            if args.bandwidth_window is not None else DEFAULT_WINDOW_US
+            if args.bandwidth_window is not None else PACED_WINDOW_US if ps else DEFAULT_WINDOW_US
         kib = _uint(args.cache_kib, "--cache-kib", 1, 1 << 20) if args.cache_kib is not None else DEFAULT_CACHE_KIB
         ways = _uint(args.cache_ways, "--cache-ways", 1, 64) if args.cache_ways is not None else DEFAULT_CACHE_WAYS
         if (kib * 1024 // 64) % ways or kib * 1024 // 64 < ways:
@@ -184,18 +247,27 @@ class Emulation:
                 raise EmuError("--counts {}: directory {} does not exist or is not writable".format(
                     args.counts, parent))
         vcpu_node = [node for node, c in enumerate(layout.cpus) for _ in range(c)]
+        lat = None
+        if ps:
+            lat, bw = paced_model(layout, ps, remote, local, bw)
         spec = {
             "plugin": plugin_path(),
             "vcpu_node": vcpu_node,
             "ram": ram_ranges(layout, qemu_version(qemu)),
-            "cost": cost_matrix(layout, remote, local),
+            "cost": cost_matrix(layout, remote, local) if not ps else cost_matrix(layout),
             "bw": bw,
             "window_us": window,
             "cache_kib": kib,
             "ways": ways,
             "kernel": bool(args.charge_kernel),
+            "pace_ps": ps,
+            "lat": lat,
         }
         return cls(spec, counts)
+
+    @property
+    def paced(self):
+        return bool(self.spec.get("pace_ps"))
 
     def key(self):
         """Guests with different settings are different pooled machines."""
@@ -214,6 +286,8 @@ class Emulation:
                 "ways={}".format(s["ways"])]
         if s.get("kernel"):
             opts.append("kernel=1")
+        if s.get("pace_ps"):
+            opts += ["pace_ps={}".format(s["pace_ps"]), "lat=" + "/".join(":".join(map(str, row)) for row in s["lat"])]
         return [",".join(opts)]
 
     def qemu_args(self, ctl):
@@ -286,3 +360,48 @@ def remote_delay_ns(counts, misses=None):
         misses = counts["misses"]
     cost, node = counts["remote_ns"], counts["vcpu_node"]
     return [sum(c * cost[node[v]][n] for n, c in enumerate(row)) for v, row in enumerate(misses)]
+
+
+def lag_lines(counts, limit=LAG_LIMIT_PCT):
+    """Warnings for a paced run whose vCPUs lagged more than limit percent of the command, or of a tagged
+    interval, behind the model: there the host did not keep up, and times are partly the host's. [] when
+    unpaced or on time."""
+    if "lag_ns" not in counts:
+        return []
+    out = []
+    spans = [("the command", counts, counts.get("paced_ns", 0))]
+    spans += [("tag {}".format(t["tag"]), t, t.get("wall_ns", 0)) for t in counts.get("tags", [])]
+    for what, rec, span in spans:
+        pct = lag_pct(rec, span)
+        if pct is not None and pct > limit:
+            v = max(range(len(rec["lag_ns"])), key=lambda i: rec["lag_ns"][i])
+            start = ""
+            if rec is counts and counts.get("lag_ns_per_bin"):
+                first = int(1e9 // counts["lag_bin_ns"])
+                start = ", {:.1f} ms of it in the first second (start-up: new code costs the host more)".format(
+                    sum(counts["lag_ns_per_bin"][v][:first]) / 1e6)
+            out.append("paced time lagged in {}: vCPU {} lagged {:.1f} ms behind the model ({:.1f} % of {:.2f} s{}); "
+                       "times measured there are partly the host's (it was busy, or the pace too small for it: "
+                       "see wait_ns)".format(what, v, rec["lag_ns"][v] / 1e6, pct, span / 1e9, start))
+    return out
+
+
+def lag_pct(rec, span_ns):
+    """The largest vCPU lag of a counts object or tag, in percent of span_ns; None without pacing or time."""
+    if "lag_ns" not in rec or not span_ns:
+        return None
+    return 100.0 * max(rec["lag_ns"]) / span_ns
+
+
+def tail_lag_pct(counts, seconds):
+    """The largest vCPU lag over the last `seconds` of a paced command (the lag_bin_ns bins it overlaps), in
+    percent of those bins: the lag of a phase that ends the command, such as a benchmark's timed part just
+    before its report, without the start-up's (translating new code costs the host far more than the model
+    charges) nor its first touch's. None without pacing."""
+    bins = counts.get("lag_ns_per_bin")
+    if not bins or seconds is None:
+        return None
+    end, width = counts["paced_ns"], counts["lag_bin_ns"]
+    first = max(0, int((end - seconds * 1e9) // width))
+    window = end - first * width
+    return 100.0 * max(sum(row[first:]) for row in bins) / window if window > 0 else None

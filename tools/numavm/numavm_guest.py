@@ -5,8 +5,9 @@
 #   ttyS1  the job's stdout, then the end marker NUMAVM-END-<nonce>
 #   ttyS2  the job's stderr, then the same end marker
 #   ttyS3  control: host -> guest "RUN <id> <nonce> <limit>" / "QUIT";
-#          guest -> host "NUMAVM READY", "NUMAVM START <id>",
-#          "NUMAVM DONE <id> <status> <timed-out 0|1>", "NUMAVM FAIL <text>"
+#          guest -> host "NUMAVM READY", "NUMAVM START <id>", "NUMAVM EXITED <id>"
+#          (the command ended; clean-up follows), "NUMAVM DONE <id> <status>
+#          <timed-out 0|1>", "NUMAVM FAIL <text>"
 #
 # A job is a directory <src>/ holding the files to add over /base (host paths,
 # plus /.numavm/job.sh that sets the environment and directory and execs the
@@ -96,6 +97,8 @@ run_job() {
     say START $id
     wait $pid
     st=$?
+    # The command is over (paced emulation stops here, not after the clean-up below).
+    say EXITED $id
     if [ -n "$wd" ]; then
         kill -KILL -$wd 2>/dev/null
         # Reaped now, not while the control loop sits in `read`.

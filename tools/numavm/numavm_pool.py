@@ -314,6 +314,7 @@ def serve(pool, name, spec, base_cpio):
 def _run_one(machine, conn, req):
     """Run one request; return whether the guest can take another."""
     def started():
+        machine.emu_pace_on()
         conn.sendall(_frame(b"S", b""))
 
     def result(obj):
@@ -324,10 +325,12 @@ def _run_one(machine, conn, req):
 
     try:
         if machine.emu:
-            # Each job's counts start from zero (the guest is idle now).
+            # Each job's counts start from zero (the guest is idle now), and
+            # its pacing with its command (an earlier job may have timed out).
+            machine.emu_pace_off()
             machine.emu_control("reset")
         status = machine.run_job(req["id"], req["nonce"], req["limit"], FrameSink(conn, b"O"),
-                                 FrameSink(conn, b"E"), on_start=started, watch=conn)
+                                 FrameSink(conn, b"E"), on_start=started, watch=conn, on_exit=machine.emu_pace_off)
         if machine.emu and req.get("counts"):
             machine.emu_control("dump " + req["counts"])
         result({"status": status})

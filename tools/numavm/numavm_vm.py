@@ -278,11 +278,11 @@ class Machine:
             raise VMFailure("unexpected guest message {!r}".format(" ".join(msg)), self.console_tail())
         self.boot_seconds = time.monotonic() - self.started
 
-    def run_job(self, job_id, nonce, limit, out_sink, err_sink, send=True, on_start=None, watch=None):
+    def run_job(self, job_id, nonce, limit, out_sink, err_sink, send=True, on_start=None, watch=None, on_exit=None):
         """Run one job (already in place); return the command's exit status.
 
-        on_start is called when the command starts; watch is a socket whose
-        closing aborts the wait with ClientGone."""
+        on_start is called when the command starts, on_exit when it has ended (before the guest cleans up
+        after it); watch is a socket whose closing aborts the wait with ClientGone."""
         self.demux = {"out": Demux(nonce, out_sink), "err": Demux(nonce, err_sink)}
         self.watch = watch
         if send:
@@ -295,6 +295,10 @@ class Machine:
         deadline = time.monotonic() + (limit + GRACE if limit > 0 else 10 ** 9)
         try:
             msg = self.next_message(deadline, "finish the command")
+            if msg == ["EXITED", str(job_id)]:
+                if on_exit:
+                    on_exit()
+                msg = self.next_message(deadline, "finish the command")
         except VMFailure:
             if limit > 0 and time.monotonic() >= deadline:
                 raise JobTimeout(wedged=True)
@@ -321,6 +325,15 @@ class Machine:
         err = numavm_emu.control(self.emu_sock, request)
         if err:
             raise VMFailure(err, self.console_tail())
+
+    def emu_pace_on(self):
+        """Paced time starts with the command (boot and the guest's plumbing run at full speed)."""
+        if self.emu and self.emu.paced:
+            self.emu_control("pace on")
+
+    def emu_pace_off(self):
+        if self.emu and self.emu.paced:
+            self.emu_control("pace off")
 
     def console_tail(self, lines=20):
         text = b""

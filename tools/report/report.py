@@ -18,6 +18,7 @@ SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_schema
 # (RT_READ_FILE_MAX), a nesting depth far above the schema's (a report is 5
 # levels deep) and integers as wide as the report's 64-bit fields.
 MAX_BYTES = 128 << 20
+NAME_COLUMN_MAX = 72  # as the runtime's stderr table (runtime/rt_report.c)
 MAX_DEPTH = 64
 MAX_INT = 1 << 64
 
@@ -128,15 +129,19 @@ def render(r, out, show_tnt):
     for name, why in sorted(src["unavailable"].items()):
         out.write("          {:10s} unavailable: {}\n".format(name, why))
     out.write("\n")
-    head = "{:>3} {:>6} {:<28} {:>4} {:>8} {:>12} {:>11} {:>11} {:<11} {}\n"
+    # The region column is as wide as the longest name, up to NAME_COLUMN_MAX: only a longer name is cut.
+    names = [("loop " if g.get("construct") else "") + g["symbol"] for g in r["regions"]]
+    width = min(max([6] + [len(n) for n in names]), NAME_COLUMN_MAX)
+    head = "{:>3} {:>6} {:<" + str(width) + "} {:>4} {:>8} {:>12} {:>11} {:>11} {:<11} {}\n"
     out.write(head.format("id", "parent", "region", "team", "execs", "crit_path_us", "before_us",
                           "after_us", "outcome", "cpus"))
-    for g in r["regions"]:
+    for g, name in zip(r["regions"], names):
         cp = g["critical_path_ns"]
-        name = ("loop " if g.get("construct") else "") + g["symbol"]
+        if len(name) > width:
+            name = name[:width - 3] + "..."
         # A nested team: its parent and the parent's thread that forks it.
         parent = g["parent"] if g.get("parent_thread", -1) < 0 else "{}.{}".format(g["parent"], g["parent_thread"])
-        out.write(head.format(g["id"], parent, name[:28], g["team_size"], g["executions"],
+        out.write(head.format(g["id"], parent, name, g["team_size"], g["executions"],
                               us(cp["mean"]), us(cp["before"]), us(cp["after"]), g["outcome"],
                               ",".join(str(c) for c in g["cpus"])))
         if g.get("why"):
@@ -148,6 +153,9 @@ def render(r, out, show_tnt):
                           "", "", ev["references"], ev["least"], ev["moved"], 100 * ev["gain"], 100 * ev["worst"]))
         if g.get("data"):  # older reports have none
             render_data(g["data"], out)
+    if r.get("regions_not_measured"):
+        n = r["regions_not_measured"]
+        out.write("{} more region{} not measured: the table holds 4096\n".format(n, "" if n == 1 else "s"))
     if r.get("monitor"):
         render_monitor(r["monitor"], out)
     if show_tnt:

@@ -22,6 +22,13 @@
       ("snapshot I tag T entered E misses M").
   emu_counts.py stalls COUNTS
       prints "node N bandwidth stalls S" per node.
+  emu_counts.py paced COUNTS OUTPUT [--tolerance F]
+      OUTPUT holds lines "paced vcpu V tag A over tag B measured R" (R: the
+      ratio of the guest's own times of intervals A and B); for each, prints
+      "tag A / tag B on vcpu V: model M, measured R: within P %" when R is
+      within F (default 0.05) of M, the ratio of the paced model time the
+      plugin gave vCPU V in the intervals tagged A and B (per interval
+      entered); else "NOT within" with each tag's lag, and the exit status is 1.
 """
 
 import argparse
@@ -123,6 +130,32 @@ def stalls(args):
     return 0
 
 
+def paced(args):
+    d = load(args.counts)
+    if "model_ns" not in d:
+        sys.exit("{}: not a paced run".format(args.counts))
+    bad = 0
+    with open(args.output) as f:
+        for line in f:
+            w = line.split()
+            if len(w) != 10 or w[:2] != ["paced", "vcpu"]:
+                continue
+            v, a, b, measured = int(w[2]), int(w[4]), int(w[7]), float(w[9])
+            ta, tb = tag_of(d, a), tag_of(d, b)
+            if ta is None or tb is None:
+                print("tag {} or {}: never entered".format(a, b))
+                bad += 1
+                continue
+            model = (ta["model_ns"][v] / ta["entered"]) / (tb["model_ns"][v] / tb["entered"])
+            ok = abs(measured / model - 1) <= args.tolerance
+            print("tag {} / tag {} on vcpu {}: model {:.3f}, measured {:.3f}: {} {:g} %{}".format(
+                a, b, v, model, measured, "within" if ok else "NOT within", 100 * args.tolerance,
+                "" if ok else " (lag ms: tag {} {}, tag {} {})".format(
+                    a, [x / 1e6 for x in ta["lag_ns"]], b, [x / 1e6 for x in tb["lag_ns"]])))
+            bad += not ok
+    return 1 if bad else 0
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="emu_counts.py")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -143,8 +176,13 @@ def main(argv):
     t.add_argument("counts")
     b = sub.add_parser("stalls")
     b.add_argument("counts")
+    pc = sub.add_parser("paced")
+    pc.add_argument("counts")
+    pc.add_argument("output")
+    pc.add_argument("--tolerance", type=float, default=0.05)
     args = p.parse_args(argv)
-    return {"check": check, "share": share, "drop": drop, "charged": charged, "tags": tags, "stalls": stalls}[args.cmd](args)
+    return {"check": check, "share": share, "drop": drop, "charged": charged, "tags": tags, "stalls": stalls,
+            "paced": paced}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,29 @@
+/* rt_migrate.h: this process's own pages moved to one NUMA node with migrate_pages(2), the pages it shares left where they are. */
+#ifndef OMPNUMA_RT_MIGRATE_H
+#define OMPNUMA_RT_MIGRATE_H
+
+/* Kernel nodes 0 .. RT_MIGRATE_NODES - 1 (the masks the calls pass). */
+#define RT_MIGRATE_NODES 1024
+
+/*
+ * Move the pages this process maps alone to kernel node os_node, from every
+ * other node it may use (get_mempolicy's MPOL_F_MEMS_ALLOWED; every node
+ * when that is unknown). Only those: with CAP_SYS_NICE, migrate_pages(2)
+ * also moves pages the process shares with others (an MPI library's
+ * shared-memory segments, libraries' page cache), and every rank of a host
+ * pulling the same pages to its own node at once made the calls take
+ * seconds of system time each. The calling thread's CAP_SYS_NICE
+ * (capabilities are per thread) is therefore set aside for the call and
+ * given back afterwards. The sources are the allowed nodes, not every
+ * possible one: the kernel walks the address space once per source node,
+ * and 1023 sources made one call take seconds whatever it moved.
+ *
+ * Blocks for as long as the kernel copies; not from a signal handler.
+ * Returns the pages left behind (>= 0; 0 also when os_node is the only
+ * node there is), or -1 with errno: EINVAL (os_node outside
+ * 0 .. RT_MIGRATE_NODES - 1), EPERM (CAP_SYS_NICE could not be set aside:
+ * nothing moved), or migrate_pages's.
+ */
+long rt_migrate_own_pages(int os_node);
+
+#endif
