@@ -13,6 +13,12 @@ struct rt_thread;
 /* A construct's timing windows are this many times `sample` executions (rt_loop.c). */
 #define RT_LOOP_WINDOW 2
 
+/* Most regions (and loops placed inside one) a process records: ids are
+ * 0 .. RT_REGION_MAX - 1, so a part may keep its own state per region in
+ * an array indexed by id. Regions seen once the table is full are counted
+ * (rt_region_unmeasured). */
+#define RT_REGION_MAX 4096
+
 /* Deepest nesting whose regions are measured; deeper teams still run, unmeasured. */
 #define RT_MAX_DEPTH 8
 
@@ -164,7 +170,6 @@ rt_region_t *rt_region_construct(const void *codeptr, const rt_region_t *parent,
 int          rt_region_listed(const rt_region_t *r);
 /* Regions seen once the table was full (RT_REGION_MAX): not measured, not
  * listed; counted (distinct keys; at most 32768, then a lower bound). */
-#define RT_REGION_MAX 4096
 int          rt_region_unmeasured(void);
 /* Visit every known region in creation order. */
 int          rt_region_count(void);
