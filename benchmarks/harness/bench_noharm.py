@@ -9,7 +9,9 @@ baseline, one Markdown row:
 - remote share: the baseline's and the configuration's ground-truth remote share (remote_share_pct) in
   every round, from every verified run, lagged or not (the plugin's counts do not depend on the host's
   speed), and the largest distance between the two in one round. It passes when that distance is at most
-  P points in every round (--share-points, default 1; a negative P leaves the criterion out);
+  P points in every round (--share-points, default 1; a negative P leaves the criterion out). The
+  baseline's own spread over its rounds is printed beside it: a gap no larger than that spread is the
+  runs' variation as much as the configuration's doing;
 - time: the per-round ratios configuration / baseline of time_s over the rounds where neither run lagged
   behind the paced model (a lagged run's time is partly the host's) and their median. It passes when that
   median is at most R (--time-max, default 1.02: within 2 % of the baseline; 0.8 for a pattern that must
@@ -69,8 +71,8 @@ def verdicts(results, runs, baseline, config, bench, share_points, time_max):
         time_verdict = "pass"
     else:
         time_verdict, failed = "**FAIL**", True
-    cells = [fmt_list(base_share, "%.1f"), fmt_list(conf_share, "%.1f"),
-             "%.1f" % max(gaps) if gaps else "-", share_verdict,
+    cells = [fmt_list(base_share, "%.1f"), "%.1f" % (max(base_share) - min(base_share)) if base_share else "-",
+             fmt_list(conf_share, "%.1f"), "%.1f" % max(gaps) if gaps else "-", share_verdict,
              "%s (%d of %d)" % (fmt_list(ratios, "%.2f"), len(ratios), len(rounds)),
              "%.3f" % med if med is not None else "-", time_verdict]
     return cells, failed
@@ -86,9 +88,9 @@ def main(argv=None):
     ap.add_argument("--time-max", type=float, default=1.02, help="largest median paired time ratio")
     a = ap.parse_args(argv)
     loaded = [(path,) + load(path) for path in a.results]
-    print("| benchmark | layout | configuration | remote share %, baseline per round | configuration per round "
-          "| largest gap (points) | share | paced time ratios, unlagged rounds | median | time |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| benchmark | layout | configuration | remote share %, baseline per round | baseline's spread (points) "
+          "| configuration per round | largest gap (points) | share | paced time ratios, unlagged rounds | median | time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     any_failed = False
     for path, results, runs in loaded:
         baseline = a.baseline or results.get("baseline")
