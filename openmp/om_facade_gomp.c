@@ -1,4 +1,4 @@
-/* om_facade_gomp.c: the libgomp.so.1 drop-in: gcc/gfortran programs run on the real LLVM runtime. */
+/* om_facade_gomp.c: the libgomp.so.1 drop-in: gcc/gfortran programs run on the real LLVM runtime, their region entry points taken at the ABI. */
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -8,21 +8,25 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <omp-tools.h>
-
-#include "om_tool.h"
+#include "om_abi.h"
 #include "rt_core.h"
 
+/* As in om_facade_omp.c, for gcc's region, loop and barrier entry points
+ * (om_abi.h's OM_ABI_GOMP list, each in its node in libgomp.map). */
+__attribute__((visibility("hidden"))) void *om_facade_slots[OM_ABI_GOMP_N];
+
 /* As in om_facade_omp.c. */
-OMPNUMA_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+OMPNUMA_EXPORT struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                                const char *runtime_version)
 {
     return ompnuma_facade_start_tool(omp_version, runtime_version,
-                                     (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"));
+                                     (struct ompt_start_tool_result_t * (*)(unsigned int, const char *))
+                                         dlsym(RTLD_NEXT, "ompt_start_tool"));
 }
 
 __attribute__((constructor)) static void facade_loaded(void)
 {
-    ompnuma_facade_loaded((const void *)facade_loaded);
+    ompnuma_facade_register(OM_FACADE_GOMP, om_facade_slots, dlopen(OMPNUMA_REAL_LIBOMP, RTLD_LAZY | RTLD_NOLOAD));
 }
 
 /*

@@ -1,4 +1,4 @@
-/* om_team.h: the OMPT records ompnuma keeps: the one behind every parallel_data it hands on, and each thread's. */
+/* om_team.h: the records the OpenMP layer keeps: each thread's, the one behind every parallel_data the OMPT tool hands on, and a team's on the ABI route. */
 #ifndef OMPNUMA_OM_TEAM_H
 #define OMPNUMA_OM_TEAM_H
 
@@ -26,7 +26,32 @@ typedef struct om_team_data {
 } om_team_data_t;
 #define OM_TEAM_MAGIC 0x6f6d706e756d6174ull /* "ompnumat" */
 
-/* Per OpenMP thread: the runtime's record and the OMPT bookkeeping. */
+/*
+ * One team instance on the ABI route (om_abi.c), as its members read it:
+ * set by the primary before the team forks, read-only while it runs. For
+ * a clang region it lives in the primary's frame around the real fork; for
+ * GOMP_parallel*_start in the primary's record (om_thread_t.gomp) until
+ * GOMP_parallel_end. Its address is the team handle the runtime receives.
+ */
+typedef struct om_abi_team {
+    rt_region_t        *region;      /* the record the members run in (NULL: not measured), or with
+                                        ask the one they redirect from for the size that formed */
+    rt_region_t        *ran;         /* with ask: the record the primary's task ran in */
+    int                 ask;         /* each member asks the team size (the primary looked up the region) */
+    int                 timed;       /* this execution is timed (rt_region_timed) */
+    int                 master_slot; /* the forking thread's slot in its bubble tree, -1 none */
+    int                 actual;      /* timed executions: members that began (the team size that formed) */
+    int                 watched;     /* it made the loops and barriers go through ompnuma (om_abi.c) */
+    int                 argc;        /* clang: shared arguments of the outlined function */
+    void               *fn;          /* the outlined function */
+    void               *data;        /* gcc: its one argument */
+    void *const        *regs;        /* clang: the first three shared arguments */
+    void *const        *stack;       /* clang: the others, on the caller's stack */
+    struct om_thread   *primary;     /* the forking thread */
+} om_abi_team_t;
+
+/* Per OpenMP thread: the runtime's record, the OMPT bookkeeping (the OMPT
+ * route) and the ABI route's (om_abi.c). */
 typedef struct om_thread {
     rt_thread_t    rt;                    /* first: rt_thread_current() is this record */
     om_team_data_t team[RT_MAX_DEPTH];    /* teams this thread encountered, by level */
@@ -34,7 +59,34 @@ typedef struct om_thread {
     om_team_data_t league;                /* a teams construct's league */
     om_team_data_t deep;                  /* teams nested deeper than RT_MAX_DEPTH */
     rt_region_t   *ended;                 /* region whose primary implicit task just ended */
+    /* ABI route: num_threads pushed for the thread's next parallel construct
+     * (0 none); whether it is a pool worker, and runs as primary a team whose
+     * members have no events (om_abi.c, "members idle"); the increment of the
+     * gcc loop it runs (its chunks' size);
+     * the teams it began with GOMP_parallel*_start, by level, until
+     * GOMP_parallel_end, and which of those it passed on unwrapped (bit k:
+     * the k-th still open, LIFO). */
+    int            pending_nt;
+    int            worker;                /* it ran a team as a member other than the primary */
+    int            fast_open;             /* it runs a team whose members have no events */
+    long long      gomp_incr;
+    unsigned       gomp_open;
+    uint64_t       gomp_plain;
+    om_abi_team_t  gomp[RT_MAX_DEPTH];
 } om_thread_t;
+
+/* The calling thread's record, created at its first event (cold: one
+ * allocation per thread); NULL when memory ran out. om_thread_end: the
+ * thread ends (its record goes; regions drop it as a member). */
+om_thread_t *om_thread_create(void);
+void om_thread_end(om_thread_t *t);
+static inline om_thread_t *om_thread_self(void)
+{
+    om_thread_t *t = (om_thread_t *)rt_thread_current();
+    return t ? t : om_thread_create();
+}
+/* The ABI route: records go when their thread exits (a thread-specific key). */
+void om_thread_end_at_exit(void);
 
 static inline om_team_data_t *om_team_of(const ompt_data_t *pd)
 {

@@ -9,7 +9,7 @@
 
 #include "om_chain.h"
 #include "om_team.h"
-#include "om_tool.h"
+#include "om_abi.h"
 #include "omp_numa.h"
 #include "rt_events.h"
 #include "rt_runtime.h"
@@ -18,25 +18,10 @@
 #include "rt_settings.h"
 
 static ompt_set_callback_t set_callback;
-static int next_gtid;
-
-/* The calling thread's runtime state; created at its first event (thread
- * begin with LLVM, but a tool must not crash on a thread it did not see begin). */
-__attribute__((noinline, cold)) static om_thread_t *thread_create(void)
-{
-    om_thread_t *t = malloc(sizeof *t);
-    if (!t)
-        return NULL;
-    memset(t, 0, sizeof *t);
-    rt_thread_init(&t->rt, __atomic_fetch_add(&next_gtid, 1, __ATOMIC_RELAXED));
-    rt_thread_set_current(&t->rt);
-    return t;
-}
 
 static inline om_thread_t *thread_self(void)
 {
-    om_thread_t *t = (om_thread_t *)rt_thread_current();
-    return t ? t : thread_create();
+    return om_thread_self();
 }
 
 /* ompnuma keeps its thread record in its own thread-local pointer: the
@@ -51,11 +36,7 @@ static void on_thread_end(ompt_data_t *thread_data)
 {
     OM_CHAIN(ompt_callback_thread_end, ompt_callback_thread_end_t, thread_data);
     /* The struct goes with the thread: regions drop their member pointers to it. */
-    om_thread_t *t = (om_thread_t *)rt_thread_current();
-    if (t)
-        rt_event_thread_end(&t->rt);
-    rt_thread_set_current(NULL);
-    free(t);
+    om_thread_end((om_thread_t *)rt_thread_current());
 }
 
 /*
@@ -344,8 +325,13 @@ static void tool_finalize(ompt_data_t *tool_data)
 
 static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {.value = 0}};
 
-ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *runtime_version, om_start_fn next,
-                                        int from_list)
+/* What ompt_start_tool returns: ompnuma's tool, with the user tool stock
+ * libomp would have started chained inside (next in the lookup scope, then
+ * OMP_TOOL_LIBRARIES; only those after libompnuma when from_list), or that
+ * user tool alone (or NULL) when placement is off and nothing is to be
+ * reported; NULL when called again. */
+static ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *runtime_version,
+                                               om_start_fn next, int from_list)
 {
     /* The runtime asks once. A second call comes from the runtime's own walk
      * of OMP_TOOL_LIBRARIES (a library that depends on libomp finds this
@@ -355,14 +341,11 @@ ompt_start_tool_result_t *om_tool_start(unsigned int omp_version, const char *ru
     if (__atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED))
         return NULL;
     /* The settings are resolved here once, with their warnings; the runtime
-     * reads the same resolved settings. */
-    rt_settings_init();
-    int idle = rt_conf->mode == RT_MODE_OFF && rt_conf->report == RT_REPORT_NONE && !rt_conf->display_env;
-    /* Nothing to place, nothing to report, nothing to display: stay out of
-     * the program's way entirely. The tool stock would find here starts
-     * alone; when there is none the runtime goes on to OMP_TOOL_LIBRARIES
-     * itself, as without ompnuma. */
-    if (idle)
+     * reads the same resolved settings. Nothing to place, nothing to report,
+     * nothing to display: stay out of the program's way entirely. The tool
+     * stock would find here starts alone; when there is none the runtime
+     * goes on to OMP_TOOL_LIBRARIES itself, as without ompnuma. */
+    if (!rt_runtime_wanted())
         return om_chain_start(omp_version, runtime_version, next, 0);
     om_chain_start(omp_version, runtime_version, next, OM_CHAIN_LIST | (from_list ? OM_CHAIN_AFTER_SELF : 0));
     return &result;
@@ -380,39 +363,15 @@ static int in_global_scope(void)
 OMPNUMA_EXPORT ompt_start_tool_result_t *
 ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
+    /* A drop-in takes regions at the ABI (om_abi.c): ompnuma is no OMPT tool
+     * then. This definition passes the call on, as stock's weak one does, so
+     * the runtime starts the tool it would start without ompnuma. */
+    if (om_abi_route())
+        return om_chain_pass_on(omp_version, runtime_version, (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"));
     /* Reached by a search of the scope: pass it on, as stock's weak definition does. */
     if (om_chain_searching())
         return om_chain_pass_on(omp_version, runtime_version, (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"));
     if (in_global_scope())
         return om_tool_start(omp_version, runtime_version, (om_start_fn)dlsym(RTLD_NEXT, "ompt_start_tool"), 0);
     return om_tool_start(omp_version, runtime_version, NULL, 1);
-}
-
-/* The same, for the drop-in facades (OMPNUMA_PRIVATE in libompnuma.map):
- * next is what follows the facade in the lookup scope. */
-OMPNUMA_EXPORT ompt_start_tool_result_t *
-ompnuma_facade_start_tool(unsigned int omp_version, const char *runtime_version, om_start_fn next)
-{
-    return om_tool_start(omp_version, runtime_version, next, 0);
-}
-
-OMPNUMA_EXPORT void ompnuma_facade_loaded(const void *facade_addr)
-{
-    /* The runtime's versioned lookup takes the first unversioned or VERSION
-     * definition; libompnuma's (OMPNUMA_1.0) is skipped, the facade's is ours. */
-    void *first = dlsym(RTLD_DEFAULT, "ompt_start_tool");
-    Dl_info f, facade, me;
-    if (!first || !dladdr(first, &f) || !dladdr(facade_addr, &facade) || f.dli_fbase == facade.dli_fbase)
-        return;
-    if (dladdr((void *)ompnuma_facade_loaded, &me) && f.dli_fbase == me.dli_fbase)
-        return;
-    static int said; /* both facades may be loaded: one line */
-    if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        return;
-    rt_settings_init();
-    if (rt_conf->report == RT_REPORT_NONE && !rt_conf->verbose)
-        return;
-    rt_warn("not started: the program's own OMPT tool (ompt_start_tool in %s) comes first and the OpenMP "
-            "runtime starts only one tool; no placement, no report",
-            f.dli_fname && f.dli_fname[0] ? f.dli_fname : "the program");
 }

@@ -12,16 +12,18 @@
 #include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_monitor.h"
+#include "rt_policy.h"
 #include "rt_settings.h"
 #include "rt_symbol.h"
 #include "rt_topology.h"
 
-rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr, int requested, const void *team)
+rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr, int requested, int size,
+                                          const void *team)
 {
     int d = thr->depth;
     /* Teams below the deepest measured level are not measured: their members
      * would not record their tasks, and nothing would end what was armed. */
-    if (requested < 1 || d >= RT_MAX_DEPTH)
+    if (size < 1 || d >= RT_MAX_DEPTH)
         return NULL;
     /* Created here, before the team forks, so that a region's very first
      * execution (often the one that first-touches the data) is sampled too,
@@ -30,12 +32,18 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
      * last sight at this level. */
     rt_region_t *r = rt_seen_at(thr, d, codeptr, requested);
     if (!r) {
-        const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
+        rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
+        if (parent && !__atomic_load_n(&parent->nested, __ATOMIC_RELAXED))
+            __atomic_store_n(&parent->nested, 1, __ATOMIC_RELAXED);
         int pindex = d > 0 ? thr->index[d - 1] : -1;
-        r = rt_region_get(codeptr, requested, parent, pindex);
+        r = rt_region_get(codeptr, size, parent, pindex);
         if (r)
             thr->seen[d] = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested,
                                        .parent_index = pindex};
+        /* Its decision will find the policy's workspace ready: no page
+         * fault while it decides (rt_policy_prepare). */
+        if (r && rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR)
+            rt_policy_prepare(rt_conf->policy, r->team_size, rt_mach->pl.nnodes);
     }
     /* A region's first sight: the placement cache may know where it runs best. */
     if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
@@ -201,6 +209,32 @@ void rt_event_region_abandon(rt_region_t *r)
     counters_end(r);
 }
 
+/* What the source may hold of the team the primary forked at its level
+ * (thr->counting, see rt_region_end_rest): taken back. */
+static void counters_end_forked(rt_thread_t *thr, rt_region_t *r)
+{
+    unsigned bit = 1u << thr->depth;
+    if ((thr->counting & bit) || r->measuring || r->source_pending) {
+        if (counters_end(r))
+            thr->counting &= ~bit;
+        else
+            thr->counting |= bit;
+    }
+}
+
+void rt_event_region_resized(rt_thread_t *thr, rt_region_t *r, int actual)
+{
+    counters_end_forked(thr, r);
+    int d = thr->depth;
+    rt_region_t *seen = d < RT_MAX_DEPTH ? thr->seen[d].region : NULL;
+    if (!seen || (seen != r && __atomic_load_n(&seen->redirect, __ATOMIC_RELAXED) != r))
+        return;
+    if (actual == seen->team_size)
+        __atomic_store_n(&seen->redirect, NULL, __ATOMIC_RELAXED);
+    else
+        rt_region_for_smaller_team(seen, actual);
+}
+
 /* One execution of r (a region, or a loop placed inside one) is over:
  * bookkeeping and the placement loop. */
 static void execution_end(rt_region_t *r, int timed)
@@ -238,13 +272,7 @@ void rt_event_region_end_rest(rt_thread_t *thr, rt_region_t *r, int timed)
     /* A settled region the source is done with costs the source nothing:
      * most executions of a program. The primary ends the team it forked at
      * its own level, where it began the source. */
-    unsigned bit = 1u << thr->depth;
-    if ((thr->counting & bit) || r->measuring || r->source_pending) {
-        if (counters_end(r))
-            thr->counting &= ~bit;
-        else
-            thr->counting |= bit;
-    }
+    counters_end_forked(thr, r);
     execution_end(r, timed);
 }
 

@@ -56,6 +56,12 @@ void rt_event_thread_end(rt_thread_t *thr);
 /* A region that began but whose end was not seen: take back whatever the
  * counter source armed for it. */
 void rt_event_region_abandon(rt_region_t *r);
+/* The primary, after an execution of r whose team came out with `actual`
+ * threads, another size than r's (a caller that learns the team size only
+ * inside the team, after its members used r's slots): the execution is not
+ * counted, what the source armed for it is taken back, and the thread's last
+ * sight at its level leads to the record of `actual` threads from now on. */
+void rt_event_region_resized(rt_thread_t *thr, rt_region_t *r, int actual);
 
 /* Worksharing loops of a region's first execution, placed while it runs
  * (rt_events.c): whether the OpenMP layer need report them at all; a
@@ -74,24 +80,34 @@ void rt_event_loop_barrier_end(rt_thread_t *thr);
  * out-of-line rest in rt_events.c, taken in the same order.
  */
 void rt_event_region_end_rest(rt_thread_t *thr, rt_region_t *r, int timed);
-rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr, int requested, const void *team);
+/* requested is the key of the thread's last sight at its level; size the
+ * team size of the record looked up (created) when the last sight is not
+ * the region: the same, or for a caller that does not know the team size
+ * before the fork (requested 0: the runtime's default), its guess. */
+rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr, int requested, int size,
+                                          const void *team);
 void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index, int master_slot,
                               const void *team);
 void rt_event_barrier_record(rt_thread_t *thr, int d);
 void rt_event_task_end_rest(rt_thread_t *thr, int d);
 
 /* A region met again at its level, not sampled, no cache to ask, no
- * bubbles: the rest would only find it. (A last sight never holds a
- * requested size below 1, which the rest refuses.) */
-static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested,
-                                                   const void *team)
+ * bubbles: the rest would only find it. NULL otherwise. */
+static inline rt_region_t *rt_event_parallel_seen(rt_thread_t *thr, const void *codeptr, int requested)
 {
     int d = thr->depth;
     rt_region_t *r = d < RT_MAX_DEPTH ? rt_seen_at(thr, d, codeptr, requested) : NULL;
     if (r && !(r->redirect ? r->redirect : r)->measuring && rt_conf->mode != RT_MODE_BUBBLE &&
         (!rt_conf->cache_path[0] || __atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED)))
         return r;
-    return rt_event_parallel_begin_rest(thr, codeptr, requested, team);
+    return NULL;
+}
+
+static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested,
+                                                   const void *team)
+{
+    rt_region_t *r = rt_event_parallel_seen(thr, codeptr, requested);
+    return r ? r : rt_event_parallel_begin_rest(thr, codeptr, requested, requested, team);
 }
 
 static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
@@ -147,6 +163,19 @@ static inline void rt_event_task_end(rt_thread_t *thr)
      * time here; an untimed one has none to end. */
     if (!thr->arrived[d] && thr->timed[d])
         rt_event_barrier_arrive(thr);
+}
+
+/* Whether the members of an execution of r that thr begins (r as
+ * rt_event_parallel_seen found it: settled) need no events at all: the
+ * execution is untimed, no thread re-pins for it, no team was ever forked
+ * inside it (a member's record of it names the parent of such a team), the
+ * counter source holds nothing of it, no loop is open. (A caller asks only
+ * without bubbles, where members place themselves, and without the
+ * migration monitor, which counts their work.) */
+static inline int rt_event_members_idle(const rt_thread_t *thr, const rt_region_t *r, int timed)
+{
+    return !timed && !r->pins_applied && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) && !r->source_pending &&
+           !thr->ws && !(thr->counting & (1u << thr->depth));
 }
 
 /* An untimed execution of a settled region the counter source is done with

@@ -10,6 +10,7 @@
 #include "rt_affinity.h"
 #include "rt_bubble.h"
 #include "rt_counters.h"
+#include "rt_data.h"
 #include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_monitor.h"
@@ -137,8 +138,10 @@ static void json_region(FILE *f, const rt_region_t *r)
     } else {
         fputs("null", f);
     }
-    fprintf(f, ",\"hint_moves\":%d,\"resamples\":%d,\"allotment\":%u}", r->hint_moves, r->resamples,
+    fprintf(f, ",\"hint_moves\":%d,\"resamples\":%d,\"allotment\":%u,\"data\":", r->hint_moves, r->resamples,
             r->allot_gen);
+    rt_data_report_json(f, r);
+    fputc('}', f);
 }
 
 int rt_report_json(FILE *f)
@@ -294,6 +297,7 @@ void rt_report_text(FILE *f)
                     "predicted %.0f %% faster, %.0f %% at worst\n", "", (unsigned long long)r->evidence.refs,
                     (unsigned long long)r->evidence.least, r->evidence.moved, 100 * r->evidence.gain,
                     100 * r->evidence.worst);
+        rt_data_report_text(f, r);
     }
     for (int i = 0; names && i < nregions; i++)
         free(names[i]);

@@ -44,6 +44,12 @@ static void display_verbose(FILE *out)
     fflush(out);
 }
 
+int rt_runtime_wanted(void)
+{
+    rt_settings_init();
+    return rt_conf->mode != RT_MODE_OFF || rt_conf->report != RT_REPORT_NONE || rt_conf->display_env;
+}
+
 void rt_runtime_display(void)
 {
     static int shown;

@@ -7,6 +7,11 @@
  * work is switched off with a reason. */
 void rt_runtime_init(void);
 
+/* After the settings: whether ompnuma has anything to do (place, report,
+ * or display the settings); when not, the OpenMP layer stays out of the
+ * program's way and never brings the runtime up. */
+int rt_runtime_wanted(void);
+
 /* OMP_PLACEMENT_DISPLAY_ENV's settings block, once per process: at the
  * start of the OpenMP tool or of the MPI layer, whichever comes first. */
 void rt_runtime_display(void);

@@ -5,6 +5,7 @@
 #   %libompnuma                            link flags for the omp_numa_* API library
 #   %stock <cmd>                           run on the stock LLVM runtime (no ompnuma)
 #   %dropin <cmd>                          run with ompnuma's lib/ first on LD_LIBRARY_PATH
+#   %ompt <cmd>                            run on the stock runtime with ompnuma's OMPT tool (OMP_TOOL_LIBRARIES)
 #   %ompnuma                               the command line tool
 #   %bindir %libdir %builddir %srcroot %inputs  paths
 import importlib.machinery
@@ -74,6 +75,9 @@ config.substitutions.insert(0, ("%rt-internals", " ".join(
     ["-lhwloc", "-lnuma", "-ldw", "-lelf", "-lpthread", "-ldl", "-lm"])))
 config.substitutions.append(("%stock", "env -u LD_LIBRARY_PATH"))
 config.substitutions.append(("%dropin", "env LD_LIBRARY_PATH={}".format(libdir)))
+# The other route: ompnuma's OMPT tool on the stock runtime, no drop-in.
+config.substitutions.append(("%ompt", "env -u LD_LIBRARY_PATH OMP_TOOL_LIBRARIES={}".format(
+    os.path.join(libdir, "libompnuma.so"))))
 config.substitutions.append(("%ompnuma", os.path.join(bindir, "ompnuma")))
 config.substitutions.append(("%bindir", bindir))
 config.substitutions.append(("%libdir", libdir))

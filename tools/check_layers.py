@@ -9,7 +9,7 @@ The layers, from the bottom (docs/architecture.md):
   runtime/sources                 counter sources                       -> memory
   runtime/control                 the loops                             -> region, sources
   runtime/ (root)                 init, events, report                  -> control
-  openmp/, mpi/                   OMPT tool, facades, API; PMPI layer   -> runtime
+  openmp/, mpi/                   facades, ABI route, OMPT tool, API; PMPI layer -> runtime
 A part may include its own headers and those of every part it depends on,
 directly or through others. The CMake targets enforce the same edges at
 compile time; this check says which line breaks them, and also finds

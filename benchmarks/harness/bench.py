@@ -231,6 +231,7 @@ def main(argv=None, defaults=None):
     total = sum((a.repeats + a.warmup) * (len(configs) - len(skipped[b.id])) for b in benches)
 
     runs, seq, interrupted = [], 0, False
+    first_checksum = {}  # benchmark id -> (checksum, configuration) of its first run that printed one
     try:
         for b in benches:
             active = [c for c in configs if c.name not in skipped[b.id]]
@@ -259,13 +260,19 @@ def main(argv=None, defaults=None):
                         verified, reason, metrics = bench_suites.read_run(b, rc, stdout)
                     lag, lagged = None, False
                     if counts:
-                        share, lag, lagged = bench_vm.read_counts(counts, metrics.get("time_s"))
-                        if share is not None:
-                            metrics["remote_share_pct"] = share
+                        shares, lag, lagged = bench_vm.read_counts(counts, metrics.get("time_s"))
+                        metrics.update(shares)
+                    # A program that prints its output's checksum must print the same in every run.
+                    checksum = bench_suites.checksum(stdout or "")
+                    first = first_checksum.setdefault(b.id, (checksum, c.name)) if checksum else None
+                    if verified and first and checksum != first[0]:
+                        verified, reason = False, "output checksum %s differs from the first run's (%s: %s)" % (
+                            checksum, first[1], first[0])
                     warm = rnd < 0
                     runs.append({"seq": seq, "benchmark": b.id, "config": c.name, "round": rnd + 1,
                                  "warmup": warm, "returncode": rc, "verified": verified, "reason": reason,
-                                 "metrics": metrics, "wall_s": wall, "log": log, "lag_pct": lag, "lagged": lagged})
+                                 "metrics": metrics, "checksum": checksum, "wall_s": wall, "log": log,
+                                 "lag_pct": lag, "lagged": lagged})
                     out.write("[%d/%d] %s %s round %d%s: %s%s%s (wall %.2f s)\n" % (
                         seq, total, b.id, c.name, rnd + 1, " (warm-up)" if warm else "",
                         "SUCCESSFUL" if verified else "FAILED verification: " + reason,

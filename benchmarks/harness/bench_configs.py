@@ -16,16 +16,23 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # other threads first-touched in an unmodified program), threads bound in order as
 # stock-close binds them; a tuple gives the setting and further variables.
 # critpath-imar2: the same with the IMAR2 migration monitor beside the region loop.
+# critpath-migrate-imar2: the default settings with the IMAR2 monitor added (OMP_PLACEMENT=critpath,migrate=imar2:
+# source=auto, threads unbound as with plain "ompnuma"), the setting issue 24's "do no harm" corpus judges
+# beside the defaults; a name because -c splits on commas.
 # imar2-rest32: the monitor alone with rests up to 32 periods (period_max = 32 s): a confirmed
 # mapping spends 1/33 of its time on trials instead of the default's 1/5.
 # bubble-memory: the bubble scheduler that pulls nested teams to the memory attached to them
 # (omp_numa_attach: Nested-/Twisted-STREAM's -H).
+# pagefault: the defaults with the page sampler named: in a VM without a PMU `auto` takes no
+# source with addresses, and the page sampler stands in for a PMU's address samples (data placement).
 NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
          "bubble-memory": "bubble,scheduler=memory",
          "critpath-anon": ("critpath,source=pagefault,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
          "critpath-imar2": ("critpath,source=pagefault,track=anon,sample=2,migrate=imar2",
                             {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
-         "imar2-rest32": "imar2,period_max=32000"}
+         "critpath-migrate-imar2": "critpath,migrate=imar2",
+         "imar2-rest32": "imar2,period_max=32000",
+         "pagefault": "critpath,source=pagefault"}
 # The oracle: the best static mapping given the ground truth, which each benchmark defines
 # (bench_suites.Benchmark.oracle): for the patterns and the demo program, every thread next to its
 # data from the start; a benchmark without one lists it as not run.
@@ -125,6 +132,9 @@ def unavailable_reason(config, libdir, program_path):
     if not os.access(program_path, os.X_OK):
         if config.variant == "gcc":
             return "no gcc build %s" % program_path
+        if os.path.basename(program_path).startswith("app-"):
+            return "no program %s (its Debian packages: benchmarks/apps/deps.txt, tools/bootstrap setup-apps)" % (
+                program_path)
         return "no program %s" % program_path
     if config.dropin:
         lib = "libgomp.so.1" if config.variant == "gcc" else "libomp.so.5"

@@ -11,6 +11,7 @@ JSON_PROGRAMS = STREAMS + ("overhead-epcc",)
 
 _VERIFY = re.compile(r"^\s*Verification\s*=\s*(\S+)", re.M)
 _TIME = re.compile(r"^\s*Time in seconds\s*=\s*([-+0-9.eE]+)", re.M)
+_CHECKSUM = re.compile(r"^\s*Checksum\s*=\s*(\S+)", re.M)
 
 
 def metric_info(metric):
@@ -110,6 +111,12 @@ def _json_record(stdout):
             except ValueError:
                 return None
     return None
+
+
+def checksum(stdout):
+    """The last "Checksum = X" a program printed about its output (benchmarks/apps), or None."""
+    found = _CHECKSUM.findall(stdout)
+    return found[-1] if found else None
 
 
 def read_run(bench, returncode, stdout):

@@ -61,20 +61,26 @@ def stop_pool(pool):
 
 
 def read_counts(counts_path, seconds=None):
-    """(remote share, lag, lagged) of a run from the plugin's counts: the percent of its misses that went to
-    another node than the missing vCPU's; paced, its largest vCPU lag in percent of its measured phase (the
-    last `seconds` of the command: the time the program reports, its timed part ending just before its
-    report; the whole command without it), and whether that is beyond what `ompnuma vm` accepts (its times
-    are then the host's, not the model's). None, None, False where the counts do not say."""
+    """(shares, lag, lagged) of a run from the plugin's counts. shares: {"remote_share_pct": P}, the percent of
+    its misses that went to another node than the missing vCPU's, and "remote_share_tagT_pct" for each tag T
+    the program marked (benchmarks/patterns: tag 2 = the second half of its iterations, once a placement
+    settled). Paced, lag is its largest vCPU lag in percent of its measured phase (the last `seconds` of the
+    command: the time the program reports, its timed part ending just before its report; the whole command
+    without it), and lagged whether that is beyond what `ompnuma vm` accepts (its times are then the host's,
+    not the model's). {}, None, False where the counts do not say."""
     try:
         from ompnuma.numavm import numavm_emu
         with open(counts_path) as f:
             counts = json.load(f)
+        shares = {"remote_share_pct": numavm_emu.remote_share(counts)}
+        for t in counts.get("tags", []):
+            shares["remote_share_tag%d_pct" % t["tag"]] = numavm_emu.remote_share(counts, t["misses"])
         lag = numavm_emu.tail_lag_pct(counts, seconds) if seconds else numavm_emu.lag_pct(
             counts, counts.get("paced_ns"))
-        return numavm_emu.remote_share(counts), lag, lag is not None and lag > numavm_emu.LAG_LIMIT_PCT
+        return ({k: v for k, v in shares.items() if v is not None}, lag,
+                lag is not None and lag > numavm_emu.LAG_LIMIT_PCT)
     except (OSError, ValueError, KeyError, IndexError, TypeError):
-        return None, None, False
+        return {}, None, False
 
 
 def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""count.py: instructions per execution of each EPCC construct, stock vs ompnuma's drop-in (settled, sampled, pagefault source), counted by callgrind, per team size; optionally next to the timed overhead ratio."""
+"""count.py: instructions per execution of each EPCC construct, stock vs ompnuma (its drop-in settled, sampled, pagefault source; its OMPT tool on the stock runtime), counted by callgrind, per team size; optionally next to the timed overhead ratio."""
 import argparse
 import json
 import os
@@ -15,9 +15,11 @@ CONSTRUCTS = ("parallel", "for", "barrier", "reduction", "nested", "parallel-emp
 # long enough for every region to have sampled, decided, verified and settled. "sampled": every
 # execution is sampled (the default source). "pagefault": sampled by the pagefault source on the
 # program's anonymous memory (the harness's ompnuma-sampling). "monitor": the migration monitor alone.
-# "null": stock libomp with a tool attached that registers no callback (null_tool.c): what libomp itself
-# adds once any tool is attached, the floor under every drop-in configuration. "dispatch": the same tool
-# registering the callbacks ompnuma registers for a settled region, empty: the floor under "settled".
+# The drop-ins take regions at the runtime's ABI; "ompt" is the other route, ompnuma as an OMPT tool on
+# the stock runtime (OMP_TOOL_LIBRARIES=libompnuma.so, no drop-in), settled as "settled". Its floors:
+# "null", stock libomp with a tool attached that registers no callback (null_tool.c): what libomp itself
+# adds once any tool is attached; "dispatch", the same tool registering the callbacks ompnuma's tool
+# registers for a settled region, empty.
 CONFIGS = {
     "stock": None,
     "null": None,
@@ -26,19 +28,23 @@ CONFIGS = {
     "sampled": "critpath,sample=1000,verify=off",
     "pagefault": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
     "monitor": "imar2",
+    "ompt": "critpath",
 }
-# ompnuma's instruction budget for a settled execution, per team thread, inside its callbacks (the
+OMPT_ROUTE = ("ompt",)
+# ompnuma's instruction budget for a settled execution through the drop-in, per team thread (the
 # "settled:ompnuma /thr" column, counted with -n 512 or more: shorter intervals carry the windows of the
-# one-in-eight timed executions). A region (parallel, reduction, the empty one): its begin and end, and
-# each member's implicit task and closing barrier; nested: a region and, in each of its threads, an inner
-# one; for and barrier: the events of one loop or barrier inside a region. --budget checks it.
-BUDGET = {"parallel": 330, "for": 75, "barrier": 75, "reduction": 330, "nested": 670, "parallel-empty": 330}
+# one-in-eight timed executions). A region (parallel, reduction, the empty one): its begin and end on the
+# primary (most executions need nothing of its members), and the timed ones (one in eight, one in 64 once
+# the region is quiet), with each member's begin and end; nested: a region and, in each of its threads, an inner one (the outer one's
+# members keep their events: a team forks inside); for and barrier: one loop or barrier inside a
+# region, which go straight to the runtime while nothing reads them. --budget checks it.
+BUDGET = {"parallel": 190, "for": 10, "barrier": 10, "reduction": 190, "nested": 560, "parallel-empty": 190}
 BUDGET_MIN_N = 512
-# Where the runtime enters ompnuma: its OMPT callbacks (openmp/om_tool.c) and the SIGSEGV dispatcher of
-# the pagefault source (runtime/rt_fault.c). Callgrind counts, on every thread, what runs inside them.
-# A renamed entry point fails the run (checked against libompnuma.so's symbols) rather than count less.
-ENTRY_POINTS = ("on_thread_begin", "on_thread_end", "on_parallel_begin", "on_parallel_end",
-                "on_implicit_task", "on_sync_region", "on_work", "dispatch")
+# ompnuma's own part is what runs in ompnuma's code: the instructions callgrind counts in the objects of
+# build/lib that are ompnuma's (libompnuma.so and the drop-ins; not the real runtime, libc or the vDSO
+# they call), on every thread. The drop-ins take regions at the runtime's ABI, so nothing in between is
+# an entry point to toggle on: the per-thread runs below count each function's own instructions.
+OMPNUMA_OBJECTS = ("libompnuma.so", "libomp.so.5", "libgomp.so.1")
 STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
 
 
@@ -77,7 +83,7 @@ def null_tool(build):
 
 
 def on_stock(config):
-    """Configurations that run on the stock runtime: ompnuma is not loaded, so nothing is counted in it."""
+    """Configurations that run on the stock runtime without ompnuma: nothing is counted in it."""
     return CONFIGS[config] is None
 
 
@@ -91,7 +97,10 @@ def environment(config, threads, libdir, tool):
         env["OMP_TOOL_LIBRARIES"] = tool
     if config == "dispatch":
         env["OVERHEAD_TOOL_DISPATCH"] = "1"
-    if CONFIGS[config] is not None:
+    if config in OMPT_ROUTE:
+        env["OMP_TOOL_LIBRARIES"] = os.path.join(libdir, "libompnuma.so")
+        env["OMP_PLACEMENT"] = CONFIGS[config]
+    elif CONFIGS[config] is not None:
         env["LD_LIBRARY_PATH"] = libdir
         env["OMP_PLACEMENT"] = CONFIGS[config]
     return env
@@ -112,26 +121,47 @@ def parse_dump(path):
     return label, total
 
 
-def check_entry_points(libdir):
-    r = subprocess.run(["nm", os.path.join(libdir, "libompnuma.so")], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, universal_newlines=True)
-    have = {line.split()[-1] for line in r.stdout.splitlines() if line.strip()}
-    missing = [f for f in ENTRY_POINTS if f not in have]
-    if r.returncode != 0 or missing:
-        fail("libompnuma.so has no function %s: update ENTRY_POINTS in count.py" % ", ".join(missing or ["?"]))
+def own_cost(path, libdir):
+    """(label, instructions) of one per-thread callgrind dump: the label, and the instructions the dump's
+    thread ran in ompnuma's objects (each function's own cost: a call's inclusive cost, the line after
+    `calls=`, is the callee's). Object names are compressed: `ob=(n) path` names n, `ob=(n)` reuses it."""
+    ours = {os.path.join(libdir, name) for name in OMPNUMA_OBJECTS}
+    names, label, cur, after_call, total = {}, None, None, False, 0
+    with open(path) as f:
+        for line in f:
+            if line.startswith("desc: Trigger: Client Request: "):
+                label = line[len("desc: Trigger: Client Request: "):].strip()
+                continue
+            m = re.match(r"^(c?)ob=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+            if m:
+                if m.group(3):
+                    names[m.group(2)] = m.group(3)
+                if not m.group(1):
+                    cur = names.get(m.group(2))
+                continue
+            if line.startswith("calls="):
+                after_call = True
+                continue
+            if line[:1].isdigit() or line[:1] in "+-*":
+                if after_call:
+                    after_call = False
+                elif cur in ours:
+                    parts = line.split()
+                    total += int(parts[1]) if len(parts) > 1 else 0
+    return label, total
 
 
 def count_point(prog, libdir, tool, config, threads, n, w, work, own=False):
-    """Instructions per execution of each construct: of the whole process, or (own) only inside
-    ompnuma's entry points."""
+    """Instructions per execution of each construct: of the whole process, or (own) only in ompnuma's
+    objects, every thread counting its own (--separate-threads, overhead-epcc --per-thread)."""
     out = os.path.join(work, "cg.%s.%d%s" % (config, threads, ".own" if own else ""))
     for old in os.listdir(work):
         if old.startswith(os.path.basename(out) + "."):
             os.remove(os.path.join(work, old))
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
     if own:
-        cmd += ["--collect-atstart=no"] + ["--toggle-collect=" + f for f in ENTRY_POINTS]
-    cmd += [prog, "--count", "-n", str(n), "-w", str(w), "-t", str(threads)]
+        cmd += ["--separate-threads=yes"]
+    cmd += [prog, "--count", "-n", str(n), "-w", str(w), "-t", str(threads)] + (["--per-thread"] if own else [])
     r = subprocess.run(cmd, env=environment(config, threads, libdir, tool), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True)
     if r.returncode != 0 or "Verification = SUCCESSFUL" not in r.stdout:
@@ -140,11 +170,16 @@ def count_point(prog, libdir, tool, config, threads, n, w, work, own=False):
                                                                        " | ".join(tail)))
     res = {}
     for name in sorted(os.listdir(work)):
-        if not re.match(re.escape(os.path.basename(out)) + r"\.\d+$", name):
+        if not re.match(re.escape(os.path.basename(out)) + (r"\.\d+-\d+$" if own else r"\.\d+$"), name):
             continue
-        label, total = parse_dump(os.path.join(work, name))
-        if label in CONSTRUCTS and total is not None:
-            res[label] = total / n
+        if own:
+            label, total = own_cost(os.path.join(work, name), libdir)
+            if label in CONSTRUCTS:
+                res[label] = res.get(label, 0.0) + total / n
+        else:
+            label, total = parse_dump(os.path.join(work, name))
+            if label in CONSTRUCTS and total is not None:
+                res[label] = total / n
     missing = [c for c in CONSTRUCTS if c not in res]
     if missing:
         fail("%s, %d threads: no callgrind dump for %s" % (config, threads, ", ".join(missing)))
@@ -223,7 +258,6 @@ def main(argv):
     try:
         prog, libdir, tool = stripped_copies(a.build, work)
         counts, times = {}, {}
-        check_entry_points(libdir)
         for t in teams:
             for c in configs:
                 total = count_point(prog, libdir, tool, c, t, a.n, a.w, work)
@@ -241,7 +275,7 @@ def main(argv):
     print("instructions per execution (callgrind, all threads), %d counted after %d warm-up executions, "
           "KMP_BLOCKTIME=0" % (a.n, a.w))
     print("total: the whole process (libomp's waits and wake-ups vary by a few % from run to run);")
-    print("ompnuma: inside ompnuma's callbacks and fault handler, all threads; /thr: per team thread")
+    print("ompnuma: in ompnuma's code (libompnuma.so and the drop-ins), all threads; /thr: per team thread")
     head = ["construct", "threads", "stock"]
     for c in drop:
         head += [c, "ratio", c + ":ompnuma", "/thr"]

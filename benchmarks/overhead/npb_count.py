@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-import count  # beside this script: the callgrind summary reader, the entry points, the environment rules
+import count  # beside this script: the callgrind readers, ompnuma's objects, the environment rules
 
 KERNELS = ("ep", "is", "cg", "mg", "ft")
 # (build variant, ompnuma or not). The stock side of a gcc build is LLVM's own runtime under the name
@@ -69,20 +69,28 @@ def environment(config, threads, libdir, gomp, placement):
     return env
 
 
-def run_count(prog, cls, env, out, own):
+def run_count(prog, cls, env, out, libdir, own):
+    """Instructions of one whole run: every thread's, or (own) those in ompnuma's objects, summed over the
+    threads' own dumps (callgrind --separate-threads)."""
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
     if own:
-        cmd += ["--collect-atstart=no"] + ["--toggle-collect=" + f for f in count.ENTRY_POINTS]
+        cmd += ["--separate-threads=yes"]
     r = subprocess.run(cmd + [prog, cls], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True)
     if r.returncode != 0 or not re.search(r"Verification\s*=\s*SUCCESSFUL", r.stdout):
         tail = (r.stdout + r.stderr).strip().splitlines()[-4:]
         fail("%s %s: the counted run failed (exit %d): %s" % (os.path.basename(prog), cls, r.returncode,
                                                                     " | ".join(tail)))
-    _, total = count.parse_dump(out)
+    if own:
+        dumps = [f for f in os.listdir(os.path.dirname(out)) if re.match(re.escape(os.path.basename(out)) + r"-\d+$", f)]
+        total = sum(count.own_cost(os.path.join(os.path.dirname(out), f), libdir)[1] for f in dumps) if dumps else None
+        for f in dumps:
+            os.remove(os.path.join(os.path.dirname(out), f))
+    else:
+        _, total = count.parse_dump(out)
+        os.remove(out)
     if total is None:
         fail("%s: no instruction summary in %s" % (os.path.basename(prog), out))
-    os.remove(out)
     return total
 
 
@@ -115,7 +123,6 @@ def main(argv):
     try:
         names = ["npb-" + k + suffix for k in kernels for suffix in ("", "-gcc")]
         progs, libdir, gomp = stripped(a.build, work, names)
-        count.check_entry_points(libdir)
         for k in kernels:
             for cls in classes:
                 res = {}
@@ -125,9 +132,9 @@ def main(argv):
                         continue
                     env = environment(c, a.threads, libdir, gomp, a.placement)
                     out = os.path.join(work, "cg.out")
-                    res[c] = {"total": run_count(progs[name], cls, env, out, False)}
+                    res[c] = {"total": run_count(progs[name], cls, env, out, libdir, False)}
                     if a.own and CONFIGS[c][1]:
-                        res[c]["ompnuma"] = run_count(progs[name], cls, env, out, True)
+                        res[c]["ompnuma"] = run_count(progs[name], cls, env, out, libdir, True)
                 rows.append((k, cls, res))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -29,6 +29,7 @@ typedef struct options {
     double delay_us;
     const char *json;
     int count; /* count mode: each construct runs warmup times, then innerreps counted times */
+    int per_thread; /* count mode: each thread marks its own counters (callgrind --separate-threads=yes) */
 } options;
 
 static long delay_length;
@@ -66,6 +67,29 @@ static long calibrate(double us)
     }
 }
 
+/* Count mode with --per-thread: while a construct's counted executions run, the name they are counted
+ * under. Callgrind with --separate-threads=yes keeps one set of counters per thread, and a client
+ * request reaches the calling thread's only: each thread zeroes its counters as it begins the first
+ * counted execution and dumps them as it ends the last (the work of one execution that falls outside
+ * both marks, the fork before the first and the join after the last, is what a thread misses). */
+static const char *mark_label;
+
+static inline void mark_begin(long j)
+{
+#if HAVE_CALLGRIND
+    if (__builtin_expect(mark_label != NULL, 0) && j == 0)
+        CALLGRIND_ZERO_STATS;
+#endif
+}
+
+static inline void mark_end(long j, long reps)
+{
+#if HAVE_CALLGRIND
+    if (__builtin_expect(mark_label != NULL, 0) && j == reps - 1)
+        CALLGRIND_DUMP_STATS_AT(mark_label);
+#endif
+}
+
 /* Results each construct's body checks: they make the run fail when the runtime loses work. */
 static long reduction_total;
 static long (*for_iterations)[8]; /* [threads][8]: a counter per thread, one cache line apart */
@@ -100,7 +124,11 @@ static double test_parallel(long reps, int nt)
     double t = now();
     for (long j = 0; j < reps; j++) {
 #pragma omp parallel num_threads(nt)
-        delay(delay_length);
+        {
+            mark_begin(j);
+            delay(delay_length);
+            mark_end(j, reps);
+        }
     }
     return now() - t;
 }
@@ -111,8 +139,10 @@ static double test_parallel_empty(long reps, int nt)
     for (long j = 0; j < reps; j++) {
 #pragma omp parallel num_threads(nt)
         {
+            mark_begin(j);
             /* Nothing but a compiler barrier: without a body at all clang drops the region. */
             __asm__ volatile("" ::: "memory");
+            mark_end(j, reps);
         }
     }
     return now() - t;
@@ -124,6 +154,7 @@ static double test_for(long reps, int nt)
 #pragma omp parallel num_threads(nt)
     {
         const int me = omp_get_thread_num();
+        mark_begin(0);
         for (long j = 0; j < reps; j++) {
 #pragma omp for
             for (int i = 0; i < nt; i++) {
@@ -131,6 +162,7 @@ static double test_for(long reps, int nt)
                 for_iterations[me][0]++;
             }
         }
+        mark_end(0, 1);
     }
     return now() - t;
 }
@@ -142,10 +174,12 @@ static double test_barrier(long reps, int nt)
     {
 #pragma omp master
         team_size_seen = omp_get_num_threads();
+        mark_begin(0);
         for (long j = 0; j < reps; j++) {
             delay(delay_length);
 #pragma omp barrier
         }
+        mark_end(0, 1);
     }
     return now() - t;
 }
@@ -163,8 +197,10 @@ static double test_nested(long reps, int nt)
         {
 #pragma omp parallel num_threads(inner) reduction(+ : done)
             {
+                mark_begin(j);
                 delay(delay_length);
                 done += 1;
+                mark_end(j, reps);
             }
         }
     }
@@ -181,8 +217,10 @@ static double test_reduction(long reps, int nt)
         long aaaa = 0;
 #pragma omp parallel reduction(+ : aaaa) num_threads(nt)
         {
+            mark_begin(j);
             delay(delay_length);
             aaaa += 1;
+            mark_end(j, reps);
         }
         total += aaaa;
     }
@@ -248,6 +286,8 @@ static void usage(const char *prog, FILE *out)
                  "  -c, --count         no timing: run each construct W times, then N times between\n"
                  "                      callgrind marks (run under valgrind --tool=callgrind; see\n"
                  "                      benchmarks/overhead/count.py)\n"
+                 "  -p, --per-thread    with --count: each thread marks its own counters, for\n"
+                 "                      valgrind --tool=callgrind --separate-threads=yes\n"
                  "exit status: 0 results verified, 1 a construct lost work, 2 bad usage\n",
             prog);
 }
@@ -271,11 +311,12 @@ static void parse(int argc, char **argv, options *o)
         {"innerreps", required_argument, 0, 'n'}, {"outerreps", required_argument, 0, 'o'},
         {"warmup", required_argument, 0, 'w'},    {"delay", required_argument, 0, 'd'},
         {"threads", required_argument, 0, 't'},   {"json", required_argument, 0, 'j'},
-        {"count", no_argument, 0, 'c'},           {"help", no_argument, 0, 'h'},
+        {"count", no_argument, 0, 'c'},           {"per-thread", no_argument, 0, 'p'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    *o = (options){omp_get_max_threads(), 5000, 21, 1000, 0.1, NULL, 0};
+    *o = (options){omp_get_max_threads(), 5000, 21, 1000, 0.1, NULL, 0, 0};
     int c;
-    while ((c = getopt_long(argc, argv, "n:o:w:d:t:j:ch", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:o:w:d:t:j:cph", longopts, NULL)) != -1) {
         switch (c) {
         case 'n': o->innerreps = parse_long(argv[0], "--innerreps", optarg, 1); break;
         case 'o': o->outerreps = parse_long(argv[0], "--outerreps", optarg, 1); break;
@@ -283,6 +324,7 @@ static void parse(int argc, char **argv, options *o)
         case 't': o->threads = (int)parse_long(argv[0], "--threads", optarg, 1); break;
         case 'j': o->json = optarg; break;
         case 'c': o->count = 1; break;
+        case 'p': o->per_thread = 1; break;
         case 'd': {
             char *end;
             o->delay_us = strtod(optarg, &end);
@@ -336,6 +378,13 @@ int main(int argc, char **argv)
          * to sleep) before the counters are zeroed or dumped: no count depends on where valgrind
          * happened to switch threads at either edge. */
         quiesce();
+        if (o.per_thread) {
+            mark_label = construct_names[c];
+            run_test(c, o.innerreps, nt);
+            mark_label = NULL;
+            quiesce();
+            continue;
+        }
         CALLGRIND_ZERO_STATS;
         run_test(c, o.innerreps, nt);
         quiesce();

@@ -1,20 +1,29 @@
-/* patterns.c: placement-pattern benchmark: threads sweep blocks first-touched by another thread (swapped, shifted) or by themselves (local), one region per iteration, all in one long region, or in nested teams. */
+/* patterns.c: placement-pattern benchmark: threads sweep blocks first-touched by another thread (swapped, shifted), by themselves (local) or by the primary in serial code (serial), or read a table every thread shares (shared); one region per iteration, all in one long region, or in nested teams. */
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rt_emu_mark.h"
 
 /* Usage: patterns MODE [MiB [iterations]]
  *   local    thread t first-touches block t and sweeps it: nothing to gain by placement
  *   swapped  thread t first-touches block n-1-t and sweeps block t (the demo's pattern)
  *   shifted  thread t first-touches block t and sweeps block (t+1) mod n
- * MODE-long (local-long, swapped-long, shifted-long) runs every iteration
+ *   serial   the primary first-touches every block in serial code, then thread t sweeps block t
+ *            (the common unmodified program: its data all on one node, which moving threads
+ *            cannot fix when that node's cores are fewer than the threads)
+ *   shared   the primary first-touches a lookup table in serial code, then every thread reads
+ *            a 32nd of its entries at pseudo-random places per iteration (a cross-section
+ *            lookup: shared and read-only; its place, not any thread's, decides)
+ * MODE-long (local-long, swapped-long, shifted-long, serial-long) runs every iteration
  * inside one parallel region, with a barrier between iterations: the shape
  * per-region placement cannot help (one execution) and online migration
  * (imar2) is for. Each thread sweeps its block in SLICES worksharing loops
  * per iteration, so the OMPT dispatch events a migration monitor weighs come
  * many times per sweep, not once.
- * MODE-nested (local-nested, swapped-nested, ...) is BT-MZ's shape: an outer
+ * MODE-nested (local-nested, swapped-nested, serial-nested, ...) is BT-MZ's shape: an outer
  * team that runs once, each of its threads running an inner team once per
  * iteration over its own zone (run with OMP_NUM_THREADS=Z,T and
  * OMP_MAX_ACTIVE_LEVELS=2); the blocks are numbered over all Z x T threads,
@@ -23,7 +32,12 @@
  * Threads start bound in order (run with OMP_PROC_BIND=close), so first touch
  * is deterministic. Prints "Time in seconds = X" (the iterations, not the
  * first touch) and "Verification = SUCCESSFUL" when every element equals the
- * serial recurrence, as benchmarks/harness reads them. */
+ * serial recurrence (shared: the table is unchanged and every thread's sums of
+ * the last iteration equal a serial replay), as benchmarks/harness reads them.
+ * For the emulated-NUMA plugin (tools/numavm), the first half of the
+ * iterations runs under tag 1 and the second half under tag 2 (a no-op
+ * instruction elsewhere): the remote share of the late iterations, once a
+ * placement settled. */
 static int owner_of(const char *mode, int t, int n)
 {
     if (strcmp(mode, "swapped") == 0)
@@ -35,6 +49,26 @@ static int owner_of(const char *mode, int t, int n)
 
 /* Worksharing loops per sweep in the long modes. */
 enum { SLICES = 256 };
+
+/* The emulator's tag of iteration it of iters (see the usage). */
+static void tag_iteration(int it, int iters)
+{
+    rt_emu_mark_tag(it < iters / 2 ? 1 : 2);
+}
+
+/* shared: thread t's sum of iteration it, lookups places in the table of n
+ * entries (a 64-bit generator per thread and iteration, the same in the
+ * verification's replay). */
+static double lookups(const double *table, size_t n, int t, int it, size_t count)
+{
+    uint64_t x = (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(it + 1) * 0xc2b2ae3d27d4eb4full;
+    double sum = 0;
+    for (size_t k = 0; k < count; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        sum += table[x % n];
+    }
+    return sum;
+}
 
 /* One sweep step of elements [lo, hi): the recurrence the verification replays. */
 static void sweep(double *a, size_t lo, size_t hi)
@@ -60,6 +94,8 @@ static void sweep_long(double *a, size_t n, int iters)
     {
         int m = omp_get_num_threads();
         for (int it = 0; it < iters; it++) {
+#pragma omp master
+            tag_iteration(it, iters);
             for (int s = 0; s < SLICES; s++) {
 #pragma omp for schedule(static) nowait
                 for (int b = 0; b < m; b++) {
@@ -72,6 +108,7 @@ static void sweep_long(double *a, size_t n, int iters)
 #pragma omp barrier
         }
     }
+    rt_emu_mark_tag(0);
 }
 
 /* An element's value before the first sweep: what the verification replays from. */
@@ -80,9 +117,12 @@ static double start_value(size_t i)
     return (double)(i % 1000) * 0.5;
 }
 
-/* Thread t of nb first-touches the blocks it owns under mode. */
+/* Thread t of nb first-touches the blocks it owns under mode (serial and
+ * shared: none, the primary touches everything before). */
 static void first_touch(const char *mode, double *a, size_t n, int t, int nb)
 {
+    if (!strcmp(mode, "serial") || !strcmp(mode, "shared"))
+        return;
     for (int b = 0; b < nb; b++) {
         size_t lo, hi;
         block(n, b, nb, &lo, &hi);
@@ -91,10 +131,19 @@ static void first_touch(const char *mode, double *a, size_t n, int t, int nb)
     }
 }
 
-/* One team: the first touch, then the iterations (a region each, or one long region). */
-static int run_flat(const char *mode, double *a, size_t n, int iters, int one_region, double *secs)
+/* serial and shared: the primary first-touches everything, in serial code. */
+static void serial_touch(const char *mode, double *a, size_t n)
 {
-    int nt = 1;
+    if (!strcmp(mode, "serial") || !strcmp(mode, "shared"))
+        for (size_t i = 0; i < n; i++)
+            a[i] = start_value(i);
+}
+
+/* One team: the first touch, then the iterations (a region each, or one long region). */
+static int run_flat(const char *mode, double *a, size_t n, int iters, int one_region, double *secs, double *sums)
+{
+    int nt = 1, shared = !strcmp(mode, "shared");
+    serial_touch(mode, a, n);
 #pragma omp parallel
     {
 #pragma omp single
@@ -106,13 +155,20 @@ static int run_flat(const char *mode, double *a, size_t n, int iters, int one_re
         sweep_long(a, n, iters);
     else
         for (int it = 0; it < iters; it++) {
+            tag_iteration(it, iters);
 #pragma omp parallel
             {
+                int t = omp_get_thread_num();
                 size_t lo, hi;
-                block(n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-                sweep(a, lo, hi);
+                if (shared) {
+                    sums[t] = lookups(a, n, t, it, n / 32);
+                } else {
+                    block(n, t, omp_get_num_threads(), &lo, &hi);
+                    sweep(a, lo, hi);
+                }
             }
         }
+    rt_emu_mark_tag(0);
     *secs = omp_get_wtime() - t0;
     return nt;
 }
@@ -134,6 +190,7 @@ static int run_nested(const char *mode, double *a, size_t n, int iters, double *
         }
     }
     int nb = zones * inner;
+    serial_touch(mode, a, n);
 #pragma omp parallel num_threads(zones)
 #pragma omp parallel num_threads(inner)
     {
@@ -144,6 +201,8 @@ static int run_nested(const char *mode, double *a, size_t n, int iters, double *
     {
         int z = omp_get_thread_num();
         for (int it = 0; it < iters; it++) {
+            if (z == 0)
+                tag_iteration(it, iters);
 #pragma omp parallel num_threads(inner)
             {
                 size_t lo, hi;
@@ -152,6 +211,7 @@ static int run_nested(const char *mode, double *a, size_t n, int iters, double *
             }
         }
     }
+    rt_emu_mark_tag(0);
     *secs = omp_get_wtime() - t0;
     return nb;
 }
@@ -169,8 +229,10 @@ int main(int argc, char **argv)
             *dash = '\0';
         }
     }
-    if (strcmp(mode, "local") && strcmp(mode, "swapped") && strcmp(mode, "shifted")) {
-        fprintf(stderr, "usage: patterns local|swapped|shifted[-long|-nested] [MiB [iterations]]\n");
+    if ((strcmp(mode, "local") && strcmp(mode, "swapped") && strcmp(mode, "shifted") && strcmp(mode, "serial") &&
+         strcmp(mode, "shared")) || (!strcmp(mode, "shared") && (one_region || nested))) {
+        fprintf(stderr, "usage: patterns local|swapped|shifted|serial[-long|-nested] [MiB [iterations]]\n"
+                        "       patterns shared [MiB [iterations]]\n");
         return 2;
     }
     size_t mib = argc > 2 ? strtoul(argv[2], NULL, 10) : 32;
@@ -186,15 +248,21 @@ int main(int argc, char **argv)
         return 1;
     }
     double secs = 0;
-    int nt = nested ? run_nested(mode, a, n, iters, &secs) : run_flat(mode, a, n, iters, one_region, &secs);
-    /* Every element went through the same recurrence from its start value. */
-    int ok = 1;
+    int shared = !strcmp(mode, "shared"), threads = omp_get_max_threads();
+    double *sums = calloc((size_t)threads, sizeof *sums);
+    int nt = nested ? run_nested(mode, a, n, iters, &secs) : run_flat(mode, a, n, iters, one_region, &secs, sums);
+    /* Every element went through the same recurrence from its start value
+     * (shared: none did, and every thread's last sums replay serially). */
+    int ok = sums != NULL;
     for (size_t i = 0; i < n && ok; i += 4099) {
         double v = start_value(i);
-        for (int it = 0; it < iters; it++)
+        for (int it = 0; it < iters && !shared; it++)
             v = v * 0.999 + 0.25;
         ok = a[i] == v;
     }
+    for (int t = 0; shared && ok && t < nt && t < threads; t++)
+        ok = sums[t] == lookups(a, n, t, iters - 1, n / 32);
+    free(sums);
     printf("patterns %s%s: %d threads, %zu MiB, %d iterations\n", mode,
            one_region ? "-long" : nested ? "-nested" : "", nt, mib, iters);
     printf("Time in seconds = %.6f\n", secs);

@@ -459,27 +459,34 @@ int pl_imar2_step(pl_imar_t *im, const double *perf, pl_imar_dest_t *dests, int 
     im->prev_total = measured > 0 ? total : -1.0;
     im->prev_measured = measured;
     int improved = 0;
-    if (comparable) {
+    /* With the locality gate on (remote_min > 0: do no harm), a trial is a
+     * move that must earn its keep: unless the total rose, it is undone,
+     * also when the step could not compare (measured threads changed). A
+     * trial kept at a total 0.1 % lower moved a thread off a kernel-placed
+     * table for good. The paper's IMAR2 (remote_min 0) keeps a trial down
+     * to ratio x the previous total. */
+    int strict = p->remote_min > 0;
+    int worse = comparable && total < p->ratio * prev;
+    int unproven = strict && !(comparable && total > prev);
+    if (comparable)
         out->prev_total = prev;
-        if (total < p->ratio * prev) {
-            double next = im->period_ms * 2;
-            next = next > p->period_max_ms ? p->period_max_ms : next;
-            out->period_change = next > im->period_ms;
-            im->period_ms = next;
-            if (have_move) {
-                out->action = PL_IMAR_ROLLBACK;
-                out->move = (pl_imar_move_t){ judged.thread, judged.to_core, judged.from_core,
-                                              judged.partner, 1 };
-                rest(im, out);
-                return 0;
-            }
-        } else if (total > prev && have_move) {
-            double next = im->period_ms / 2;
-            next = next < p->period_min_ms ? p->period_min_ms : next;
-            out->period_change = -(next < im->period_ms);
-            im->period_ms = next;
-            improved = 1;
+    if (worse || (have_move && unproven)) {
+        double next = im->period_ms * 2;
+        next = next > p->period_max_ms ? p->period_max_ms : next;
+        out->period_change = next > im->period_ms;
+        im->period_ms = next;
+        if (have_move) {
+            out->action = PL_IMAR_ROLLBACK;
+            out->move = (pl_imar_move_t){ judged.thread, judged.to_core, judged.from_core, judged.partner, 1 };
+            rest(im, out);
+            return 0;
         }
+    } else if (comparable && total > prev && have_move) {
+        double next = im->period_ms / 2;
+        next = next < p->period_min_ms ? p->period_min_ms : next;
+        out->period_change = -(next < im->period_ms);
+        im->period_ms = next;
+        improved = 1;
     }
     /* A trial kept without a rise (or that could not be judged) has not
      * earned another one at once: the mapping rests for the period first. */

@@ -82,16 +82,11 @@ static void tree_free(tree_t *t)
  * calibrated here: that would stall the program for seconds. */
 static void move_cost(pl_move_cost_t *cost, char *source, size_t len)
 {
-    rt_mem_model_t m;
     pl_move_cost_default(cost);
-    if (rt_mem_cache_read(&m) == 0) {
-        cost->mig_fixed_us = m.a_us;
-        cost->mig_page_us = m.b_us;
+    if (rt_mem_cost_line(&cost->mig_fixed_us, &cost->mig_page_us, source, len) == 0)
         cost->page_bytes = (double)rt_mem_page_size();
-        snprintf(source, len, "calibrated: %s", m.source);
-    } else {
+    else
         snprintf(source, len, "MaMI's line (no calibration cached)");
-    }
 }
 
 /*

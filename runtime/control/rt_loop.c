@@ -10,6 +10,7 @@
 #include "rt_bubble.h"
 #include "rt_core.h"
 #include "rt_counters.h"
+#include "rt_data.h"
 #include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_policy.h"
@@ -71,6 +72,7 @@ static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
 {
     r->outcome = outcome;
     r->measuring = measuring;
+    r->quiet = 0;
     r->settle = 0;
     window_reset(r);
 }
@@ -151,6 +153,7 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
         .record = r->measuring,
         .once = r->phase_execs == 0,
         .after = r->confirming,
+        .addrs = r->confirming ? NULL : rt_data_log(r),
     };
 }
 
@@ -565,6 +568,23 @@ static const char *region_name(const rt_region_t *r, char *buf, size_t len)
     return buf;
 }
 
+/* Threads or data (rt_data.c): when the data moves alone (moving the
+ * threads cannot bring them next to it, or saves less), its move is
+ * verified (in dry run, reported) as a thread move is; when it moves with
+ * the threads, their move goes on and its verification judges both. */
+static int data_alone(rt_region_t *r, int threads, int must, double thread_gain)
+{
+    if (rt_data_decide(r, threads, must, thread_gain, r->evidence.moved) != RT_DATA_ALONE)
+        return 0;
+    if (!rt_affinity_applies())
+        phase_reset(r, RT_OUTCOME_DECIDED, 0);
+    else if (rt_conf->verify)
+        phase_reset(r, RT_OUTCOME_VERIFYING, 0);
+    else
+        keep(r);
+    return 1;
+}
+
 static void end_sampling(rt_region_t *r)
 {
     char name[960];
@@ -604,7 +624,13 @@ static void end_sampling(rt_region_t *r)
         from[i] = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
     int evidence = from && has_evidence(r, from);
     free(from);
-    if (decision_matches_current(r)) {
+    int matches = decision_matches_current(r), threads = !matches && (evidence || crowded);
+    if (data_alone(r, threads, crowded, evidence ? r->evidence.worst : 0.0)) {
+        if (nested)
+            pthread_mutex_unlock(&nest_lock);
+        return;
+    }
+    if (matches) {
         r->note = thread_away(r) < 0 ? NOTE_HOME : NOTE_NO_BETTER;
         rt_verbose(1, "region %d: %s; nothing to move", r->id, r->note);
         if (nested || team_has_pins(r))
@@ -825,6 +851,13 @@ out:
 static void end_verify(rt_region_t *r)
 {
     r->cp_after_ns = window_cp(r);
+    if (rt_data_verified(r, r->cp_after_ns < r->cp_before_ns)) { /* the data moved alone: no thread to restore */
+        if (r->cp_after_ns < r->cp_before_ns)
+            keep(r);
+        else
+            phase_reset(r, RT_OUTCOME_ROLLED_BACK, 0);
+        return;
+    }
     if (!(r->cp_after_ns < r->cp_before_ns)) {
         for (int i = 0; i < r->team_size; i++) {
             if ((rt_conf->mode == RT_MODE_BUBBLE)) {
@@ -892,6 +925,9 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             if (++r->phase_execs >= sample)
                 r->measuring = 0;
         }
+        /* Never watched for drift: once its TNT is in (if the monitor wants
+         * one), only the report reads its times. */
+        r->quiet = !r->measuring;
         return;
     case RT_OUTCOME_SAMPLING:
         if (r->measuring) {
@@ -958,6 +994,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
                 r->cp_settled_ns = 0;
             } else if (r->cp_settled_ns == 0) {
                 r->cp_settled_ns = mean;
+                /* Not watched for drift (below): timed rarely from now on. */
+                r->quiet = mean < DRIFT_MIN_NS || r->outcome == RT_OUTCOME_NO_DATA;
                 if (r->compromise == RT_COMPROMISE_PENDING) {
                     r->cp_shared_ns = mean;
                     judge_compromise(r);

@@ -1,6 +1,7 @@
 /* rt_policy.c: one way to run a policy from the runtime: workspace, model, timing, the runtime's error convention. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt_core.h"
 #include "rt_policy.h"
@@ -46,6 +47,20 @@ static void *workspace_take(size_t bytes, int *own)
     }
     *own = 0;
     return kept;
+}
+
+static void workspace_give_back(void *work, int own);
+
+void rt_policy_prepare(pl_policy_t policy, int team, int nnodes)
+{
+    size_t bytes = pl_workspace_bytes(policy, team, nnodes);
+    int own;
+    if (!bytes || __atomic_load_n(&kept_bytes, __ATOMIC_RELAXED) >= bytes)
+        return;
+    void *work = workspace_take(bytes, &own);
+    if (work && !own)
+        memset(work, 0, bytes);
+    workspace_give_back(work, own);
 }
 
 static void workspace_give_back(void *work, int own)

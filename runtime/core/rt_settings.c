@@ -77,6 +77,7 @@ static void defaults(rt_settings_t *s)
     s->source = RT_SOURCE_AUTO;
     s->verify = 1;
     s->loops = 1;
+    s->data = 1;
     s->track = RT_TRACK_ALL;
     s->window_ms = DEFAULT_WINDOW_MS;
     s->perf_event = RT_PERF_EVENT_AUTO;
@@ -195,7 +196,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                             | "hints" | "replay:" <readable file> )
  *                 | "window=" <int 10..600000>                  (ms, sources sampled by time)
  *                 | "perf_event=" ( "auto" | "page-faults" )    (page-faults: for testing)
- *                 | "verify=" <bool> | "dry_run=" <bool> | "loops=" <bool>
+ *                 | "verify=" <bool> | "dry_run=" <bool> | "loops=" <bool> | "data=" <bool>
  *                 | "primary=" ( "auto" | "return" | "stay" )   (the primary in serial code)
  *                 | "track=" ( "api" | "anon" | "all" )
  *                 | "scheduler=" ( "cache" | "memory" )        (for bubble)
@@ -258,6 +259,12 @@ static int opt_loops(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "loops=%s", s->loops ? "on" : "off");
     return parse_bool(v, &s->loops);
+}
+
+static int opt_data(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    snprintf(instead, len, "data=%s", s->data ? "on" : "off");
+    return parse_bool(v, &s->data);
 }
 
 static const char *const primary_names[] = {"auto", "return", "stay"};
@@ -392,6 +399,7 @@ static const option_t placement_options[] = {
     {"verify", opt_verify, "on or off"},
     {"dry_run", opt_dry_run, "on or off"},
     {"loops", opt_loops, "on or off"},
+    {"data", opt_data, "on or off"},
     {"primary", opt_primary, "auto, return or stay"},
     {"track", opt_track, "api, anon or all"},
     {"scheduler", opt_scheduler, "cache or memory"},
@@ -562,6 +570,8 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, ",perf_event=%s", perf_event_names[s->perf_event]);
     if (!s->loops && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",loops=off");
+    if (!s->data && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ",data=off");
     if (s->primary != RT_PRIMARY_AUTO && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",primary=%s", primary_names[s->primary]);
     if (s->cache_path[0] && n > 0 && (size_t)n < len)

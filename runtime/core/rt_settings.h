@@ -98,6 +98,7 @@ typedef struct rt_settings {
     int              verify;         /* measure after a move and roll back if slower */
     int              loops;          /* a region's repeating worksharing loops are placed inside
                                         its first execution (rt_events.c) */
+    int              data;           /* the region loop may move a region's data (control/rt_data.c) */
     int              dry_run;        /* record intended pins, apply none */
     rt_primary_t     primary;        /* the primary in serial code after a region that moved it */
     rt_track_t       track;

@@ -517,6 +517,25 @@ static void unhold(const rt_mem_sampler_t *h)
         h->done();
 }
 
+const rt_mem_sampler_t *rt_mem_i_hold(uintptr_t start, uintptr_t end)
+{
+    return hold(start, end);
+}
+
+void rt_mem_i_unhold(const rt_mem_sampler_t *h)
+{
+    unhold(h);
+}
+
+int rt_mem_i_managed(uintptr_t start, uintptr_t end)
+{
+    pthread_mutex_lock(&reg_lock);
+    size_t i = upper(end - 1);
+    int overlap = i > 0 && areas[i - 1].end > start;
+    pthread_mutex_unlock(&reg_lock);
+    return overlap;
+}
+
 int rt_mem_migrate_on_next_touch(void *ptr, size_t size)
 {
     rt_mem_init_once();

@@ -55,6 +55,39 @@ double rt_mem_cost_migrate(size_t size, int from, int to);
 double rt_mem_cost_access(size_t size, int from, int to, int is_write);
 int    rt_mem_node_memory(int node, size_t *total, size_t *free);
 
+/* ---- the program's own memory (rt_mem_place.c) ---- */
+
+/*
+ * Memory the program allocated itself (not through this manager), placed
+ * for it by the runtime: the present pages of [lo, hi) (page-aligned) go to
+ * one node, or are spread over several (huge-page units when the range
+ * holds two per node or more, else pages), with a record of where each page
+ * was, so that the move can be undone completely. Pages never touched are
+ * left alone: they go where their first toucher runs. Spreading also sets
+ * an interleave policy on the range: pages faulted later are spread too, and
+ * Linux's automatic NUMA balancing leaves the range alone. Ranges this
+ * manager allocated or registered, and ranges under a policy of the
+ * program's own, are refused with EPERM.
+ */
+typedef struct rt_mem_undo {
+    uintptr_t lo, hi;
+    int16_t  *node;        /* [pages] kernel node of each page before the move, -1 not present */
+    int       policy;      /* the range got an interleave policy (undone: the default again) */
+    uint64_t  moved;       /* pages that went where they were sent */
+    uint64_t  failed;      /* present pages that stayed elsewhere (shared with another process, busy) */
+    uint64_t  back;        /* pages the undo sent back */
+    double    move_ms, undo_ms;
+} rt_mem_undo_t;
+
+/* 0, or -1 with errno (EINVAL, EPERM, ENOSYS, ENOMEM, move_pages' or
+ * mbind's); the record is filled as far as the move went (an undo puts
+ * back what moved, even after a failure) and must be freed. */
+int  rt_mem_place_range(uintptr_t lo, uintptr_t hi, int node, rt_mem_undo_t *undo);
+int  rt_mem_spread_range(uintptr_t lo, uintptr_t hi, const int *nodes, int n, rt_mem_undo_t *undo);
+/* Every recorded page back on its node, the default policy back. 0 or -1 with errno. */
+int  rt_mem_undo_range(rt_mem_undo_t *undo);
+void rt_mem_undo_free(rt_mem_undo_t *undo);
+
 /* ---- a sampler's pages ---- */
 
 /*
@@ -149,6 +182,13 @@ typedef struct rt_mem_stats {
 void rt_mem_get_stats(rt_mem_stats_t *out);
 
 /* ---- costs (rt_mem_cost.c) ---- */
+
+/* The migration line (us per call, per page) for a decision made while the
+ * program runs: `ompnuma calibrate`'s cache for this machine, never a
+ * calibration (that would stall the program: rt_mem_model may calibrate).
+ * 0 with source "calibrated: ..." filled, or -1 when nothing is cached (the
+ * caller keeps its own line). */
+int  rt_mem_cost_line(double *a_us, double *b_us, char *source, size_t len);
 
 /* The calibrated model. Migration: a_us + b_us * pages. Access: latency and
  * bandwidth measured locally, scaled by distance(from, to) / distance(from, from). */

@@ -370,6 +370,17 @@ double rt_mem_cost_migrate(size_t size, int from, int to)
     return m.a_us + m.b_us * pages;
 }
 
+int rt_mem_cost_line(double *a_us, double *b_us, char *source, size_t len)
+{
+    rt_mem_model_t m;
+    if (rt_mem_cache_read(&m) != 0)
+        return -1;
+    *a_us = m.a_us;
+    *b_us = m.b_us;
+    snprintf(source, len, "calibrated: %s", m.source);
+    return 0;
+}
+
 double rt_mem_cost_access(size_t size, int from, int to, int is_write)
 {
     rt_mem_init_once();

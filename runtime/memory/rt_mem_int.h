@@ -17,6 +17,14 @@ extern size_t rt_mem_pagesz;
 static inline uintptr_t rt_pg_down(uintptr_t a) { return a & ~(uintptr_t)(rt_mem_pagesz - 1); }
 static inline uintptr_t rt_pg_up(uintptr_t a)   { return (a + rt_mem_pagesz - 1) & ~(uintptr_t)(rt_mem_pagesz - 1); }
 
+/* rt_mem.c: the sampler's hold around a move of [start, end) (rt_mem_set_sampler;
+ * unhold(NULL) is a no-op), and whether [start, end) overlaps an area this
+ * manager allocated or registered (page extents). */
+struct rt_mem_sampler;
+const struct rt_mem_sampler *rt_mem_i_hold(uintptr_t start, uintptr_t end);
+void   rt_mem_i_unhold(const struct rt_mem_sampler *h);
+int    rt_mem_i_managed(uintptr_t start, uintptr_t end);
+
 /* rt_mem_heap.c: per-node heaps of page runs.
  * rt_heap_alloc: bytes is a multiple of the page size, at most
  * RT_MEM_HEAP_MAX; the pages are bound to node (mbind), small pages only.

@@ -130,6 +130,25 @@ void rt_symbolize(const void *codeptr, char *buf, size_t len)
     free(name);
 }
 
+int rt_symbol_data(const void *addr, char *name, size_t len, uintptr_t *start, size_t *size)
+{
+    Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)addr;
+    int found = 0;
+    pthread_mutex_lock(&lock);
+    Dwfl_Module *m = addr ? module_of(a) : NULL;
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *s = m ? dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
+    if (s && s[0] && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && off < sym.st_size) {
+        snprintf(name, len, "%s", s);
+        *start = (uintptr_t)(a - off);
+        *size = (size_t)sym.st_size;
+        found = 1;
+    }
+    pthread_mutex_unlock(&lock);
+    return found ? 0 : -1;
+}
+
 int rt_symbol_source(const void *codeptr, char *buf, size_t len)
 {
     if (!codeptr || !len)

@@ -13,6 +13,12 @@ struct rt_thread;
 /* A construct's timing windows are this many times `sample` executions (rt_loop.c). */
 #define RT_LOOP_WINDOW 2
 
+/* Most regions (and loops placed inside one) a process records: ids are
+ * 0 .. RT_REGION_MAX - 1, so a part may keep its own state per region in
+ * an array indexed by id. Regions seen once the table is full are counted
+ * (rt_region_unmeasured). */
+#define RT_REGION_MAX 4096
+
 /* Deepest nesting whose regions are measured; deeper teams still run, unmeasured. */
 #define RT_MAX_DEPTH 8
 
@@ -71,6 +77,8 @@ typedef struct rt_region {
     uint64_t    *window;        /* construct: [RT_LOOP_WINDOW x sample] critical paths of the
                                    current timing window (rt_loop.c takes their median) */
     int          measuring;     /* 1: counters on (sampling), 0: timing only */
+    int          quiet;         /* settled, and no drift is looked for (rt_loop.c): timed
+                                   rarely (rt_region_timed) */
     int          pins_applied;  /* 0 in dry-run mode */
     struct rt_region *redirect; /* the record of the team that really ran when it was
                                    smaller than this (requested) size, or NULL */
@@ -78,6 +86,8 @@ typedef struct rt_region {
     uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
     int          confirming;    /* 1 while tnt_after is being sampled */
     int         *seen_cpu;      /* [team_size] CPU each thread ran on while its TNT was sampled */
+    int          nested;        /* a team was forked inside it (set once, by the forking member):
+                                   its members' own records of it are needed (rt_events.h) */
 
     /* Written by the primary at the end of every execution. */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
@@ -160,7 +170,6 @@ rt_region_t *rt_region_construct(const void *codeptr, const rt_region_t *parent,
 int          rt_region_listed(const rt_region_t *r);
 /* Regions seen once the table was full (RT_REGION_MAX): not measured, not
  * listed; counted (distinct keys; at most 32768, then a lower bound). */
-#define RT_REGION_MAX 4096
 int          rt_region_unmeasured(void);
 /* Visit every known region in creation order. */
 int          rt_region_count(void);
@@ -178,9 +187,13 @@ static inline rt_region_t *rt_region_for_team(rt_region_t *requested, int actual
 }
 /* Whether the next execution of r is timed: every one while r samples,
  * verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
- * to see a drift, and settled regions cost no clock reads otherwise). The
- * encountering thread asks, and tells its team. */
+ * to see a drift, and settled regions cost no clock reads otherwise), one
+ * in RT_TIMING_STRIDE_QUIET once the loop watches it for nothing (`quiet`)
+ * and it holds no pins (their re-pins are weighed over windows of timed
+ * executions): its timed executions then only add to the report's times.
+ * The encountering thread asks, and tells its team. */
 #define RT_TIMING_STRIDE 8
+#define RT_TIMING_STRIDE_QUIET 64
 /* Settled: neither sampling, nor verifying, nor confirming a kept move. */
 static inline int rt_region_settled(const rt_region_t *r)
 {
@@ -190,7 +203,8 @@ static inline int rt_region_timed(const rt_region_t *r)
 {
     if (r->redirect)
         r = r->redirect;
-    return !rt_region_settled(r) || r->executions % RT_TIMING_STRIDE == 0;
+    return !rt_region_settled(r) ||
+           r->executions % (r->quiet && !r->pins_applied ? RT_TIMING_STRIDE_QUIET : RT_TIMING_STRIDE) == 0;
 }
 
 /* An untimed execution of r is over: one more. Teams of one record may end

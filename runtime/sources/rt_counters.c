@@ -126,6 +126,11 @@ int rt_counters_running_team(void)
     return active ? active->running_team : 0;
 }
 
+int rt_counters_addresses(void)
+{
+    return active ? active->addresses : 0;
+}
+
 int rt_counters_intrusive(void)
 {
     return active ? active->intrusive : 0;

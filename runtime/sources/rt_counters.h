@@ -35,6 +35,9 @@ int rt_counters_peek(const rt_sample_t *s, uint64_t *tnt);
 /* Whether the chosen source slows the execution it samples (its timings
  * are then not a fair "before"). */
 int rt_counters_intrusive(void);
+/* Whether the chosen source logs the address of each sampled reference
+ * (rt_sample_t.addrs): what data placement needs. */
+int rt_counters_addresses(void);
 /* Whether the chosen source can sample a team that is already running (a
  * worksharing loop inside one long execution: rt_sample_t.tids). */
 int rt_counters_running_team(void);

@@ -6,6 +6,33 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "data/pl_data.h"
+
+/*
+ * The addresses behind a region's sampled references, for data placement
+ * (control/rt_data.c): a source that knows them (the page sampler, perf)
+ * appends each sampled reference's address, thread index and node here.
+ * Preallocated by the loop's data part and written by the primary at
+ * region_end, never in a signal handler (the page sampler's resolver logs
+ * into its own tables and region_end copies); bounded: what does not fit is
+ * counted in dropped.
+ */
+typedef struct rt_addr_log {
+    pl_data_sample_t *entry;
+    uint32_t          cap, n;
+    uint64_t          dropped;
+    uint64_t          spacing;  /* bytes between two pages the source watched at once (its stride),
+                                   the largest seen; 0: unknown (samples by event, not by page) */
+} rt_addr_log_t;
+
+static inline void rt_addr_log_add(rt_addr_log_t *log, uint64_t addr, int thread, int node)
+{
+    if (log->n < log->cap)
+        log->entry[log->n++] = (pl_data_sample_t){.addr = addr, .thread = thread, .node = node};
+    else
+        log->dropped++;
+}
+
 /*
  * What a source needs to know about one execution of a region, built by the
  * placement loop (which alone decides when a phase starts): the region's
@@ -28,6 +55,7 @@ typedef struct rt_sample {
     const pid_t *tids;      /* [team_size] the team's threads when they started before region_begin
                                (a worksharing loop inside a running team, rt_events.c); NULL for a
                                team about to fork, whose threads come to thread_begin */
+    rt_addr_log_t *addrs;   /* where a source with addresses logs them when record (NULL: nobody asks) */
 } rt_sample_t;
 
 #define RT_SOURCE_ARMED   1
@@ -60,6 +88,7 @@ typedef struct rt_source_ops {
      * runs once has before it ends. May be NULL. */
     int  (*peek)(const rt_sample_t *s, uint64_t *tnt);
     int    intrusive;  /* sampling slows the sampled execution */
+    int    addresses;  /* region_end logs each sample's address into s->addrs */
     int    running_team; /* region_begin can sample a team already running (s->tids) */
 } rt_source_ops_t;
 

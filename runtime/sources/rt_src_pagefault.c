@@ -108,9 +108,17 @@ typedef struct area {
     int       fresh;              /* found by a scan inside an execution, not sampled yet */
 } area_t;
 
+/* Sampled addresses the resolver logs per execution (rt_sample_t.addrs):
+ * each protected page faults once per execution, so the budget bounds them,
+ * but an emulated first touch protects every page of unknown node. */
+#define LOG_MAX 4096
+
 /* Everything the resolver writes lives in one mmap'd block. */
 typedef struct tables {
     uint64_t counts[MAX_TEAM * MAX_NODES];
+    pl_data_sample_t log[LOG_MAX];    /* addr written last (release): 0 = not yet written */
+    uint32_t nlog;                    /* entries taken (may exceed LOG_MAX: those are lost) */
+    uint64_t spacing;                 /* bytes between two pages protected in this execution */
     pid_t    tid[MAX_TEAM];
     int      team_size;
     int      node_of_kernel[MAX_NODES]; /* kernel node -> topology node, -1 */
@@ -331,8 +339,15 @@ static int resolve(void *addr, int code, void *ctx)
             node = here; /* not present yet (or the zero page): the access about to happen places it here */
     }
     int t = thread_index();
-    if (t >= 0 && node >= 0 && node < rt_mach->topo.nnodes)
+    if (t >= 0 && node >= 0 && node < rt_mach->topo.nnodes) {
         __atomic_fetch_add(&tab->counts[t * MAX_NODES + node], 1, __ATOMIC_RELAXED);
+        uint32_t k = __atomic_fetch_add(&tab->nlog, 1, __ATOMIC_RELAXED);
+        if (k < LOG_MAX) {
+            tab->log[k].thread = t;
+            tab->log[k].node = node;
+            __atomic_store_n(&tab->log[k].addr, (uint64_t)(uintptr_t)addr, __ATOMIC_RELEASE);
+        }
+    }
     __atomic_fetch_add(&tab->faults, 1, __ATOMIC_RELAXED);
     return RT_FAULT_RESOLVED;
 }
@@ -547,6 +562,8 @@ static void sample_new_mappings(void)
         return;
     }
     armed_stride = stride;
+    if ((uint64_t)stride * pagesz > tab->spacing)
+        tab->spacing = (uint64_t)stride * pagesz;
     size_t got = protect_sample(1, 0);
     armed_pages += got;
     rt_verbose(2, "pagefault: %zu pages mapped inside the execution, %zu of them protected", fresh, got);
@@ -593,6 +610,23 @@ static void disarm_locked(void)
     __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
 }
 
+/* The addresses the resolver logged since the last call, into log (NULL:
+ * forgotten). Entries a resolver is still writing (a thread outside the
+ * team, or one of a loop without a barrier) are skipped. */
+static void take_log(rt_addr_log_t *log)
+{
+    uint32_t n = __atomic_exchange_n(&tab->nlog, 0, __ATOMIC_ACQ_REL);
+    for (uint32_t k = 0; k < n && k < LOG_MAX; k++) {
+        uint64_t addr = __atomic_exchange_n(&tab->log[k].addr, 0, __ATOMIC_ACQUIRE);
+        if (addr && log)
+            rt_addr_log_add(log, addr, tab->log[k].thread, tab->log[k].node);
+    }
+    if (log) {
+        log->dropped += n > LOG_MAX ? n - LOG_MAX : 0;
+        log->spacing = tab->spacing > log->spacing ? tab->spacing : log->spacing;
+    }
+}
+
 static void region_begin(const rt_sample_t *r, const void *team)
 {
     /* Emulated nodes are stored in 6 bits (node + 1 <= PAGE_NODE_MASK). */
@@ -614,6 +648,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         }
         disarm_locked();
         memset(tab->counts, 0, sizeof tab->counts);
+        take_log(NULL);
         rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
     /* Our handler must be the one the kernel calls (a program's handler
@@ -638,6 +673,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
     armed_budget = budget;
     armed_stride = total > budget ? total / budget : 1;
     armed_pages = 0;
+    tab->spacing = (uint64_t)armed_stride * pagesz;
     memset(tab->tid, 0, sizeof tab->tid);
     if (r->tids) /* a running team: its threads will not come to thread_begin */
         for (int i = 0; i < r->team_size; i++)
@@ -682,6 +718,7 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     rt_verbose(2, "pagefault: region %d: %llu faults", r->id,
                (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED));
     int nd = r->nnodes;
+    take_log(r->record ? r->addrs : NULL);
     if (!r->record) {
         memset(tab->counts, 0, sizeof tab->counts);
         return 1;
@@ -731,4 +768,5 @@ const rt_source_ops_t rt_source_pagefault = {
     .peek = peek,
     .intrusive = 1,
     .running_team = 1,
+    .addresses = 1,
 };

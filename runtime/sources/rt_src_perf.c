@@ -293,10 +293,12 @@ typedef struct reading {
     uint64_t           unplaced;
 } reading_t;
 
-static void count(const rt_sample_t *s, int t, int node, uint64_t *added)
+static void count(const rt_sample_t *s, int t, int node, const void *page, uint64_t *added)
 {
     if (node < 0 || node >= s->nnodes || t < 0 || t >= s->team_size)
         return;
+    if (s->addrs)
+        rt_addr_log_add(s->addrs, (uint64_t)(uintptr_t)page, t, node);
     s->tnt[(size_t)t * (size_t)s->nnodes + (size_t)node]++;
     if (s->samples)
         s->samples[t]++;
@@ -311,7 +313,7 @@ static void flush(reading_t *rd)
         return;
     if (emulate) {
         for (int i = 0; i < n; i++)
-            count(rd->s, st->thread[i], rt_topo_node_of_cpu(&rt_mach->topo, st->cpu[i]), rd->added);
+            count(rd->s, st->thread[i], rt_topo_node_of_cpu(&rt_mach->topo, st->cpu[i]), st->page[i], rd->added);
         return;
     }
     if (rt_move_pages((unsigned long)n, st->page, NULL, st->status, 0) != 0) {
@@ -323,7 +325,7 @@ static void flush(reading_t *rd)
         if (node < 0)
             rd->unplaced++;  /* unmapped since, or never backed (the zero page) */
         else
-            count(rd->s, st->thread[i], node, rd->added);
+            count(rd->s, st->thread[i], node, st->page[i], rd->added);
     }
 }
 
@@ -389,4 +391,5 @@ const rt_source_ops_t rt_source_perf = {
     .thread_begin = thread_begin,
     .region_end = region_end,
     .intrusive = 0,
+    .addresses = 1,
 };

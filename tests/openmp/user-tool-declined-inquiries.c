@@ -1,9 +1,10 @@
 // A chained tool whose initialize declines gets, from the inquiry functions it looked up before declining, what
 // stock libomp answers once no tool is active: no thread data, no processor, no parallel or task information,
 // callbacks neither set nor returned, and a callback it registered before declining (task_create) is never called.
-// Under the drop-in ompnuma's own tool keeps the runtime's OMPT on, and those
-// functions used to answer as for an active tool (a thread data word, the CPU, the region's parallel data).
-// Called inside a parallel region and in serial code; the output equals stock's.
+// On the OMPT route ompnuma's own tool keeps the runtime's OMPT on, and those functions used to answer as
+// for an active tool (a thread data word, the CPU, the region's parallel data). On the drop-in, where the
+// runtime starts the tool itself (regions taken at the ABI), the runtime answers. Called inside a parallel
+// region and in serial code; the output equals stock's on both routes.
 // REQUIRES: clang
 // RUN: %clang-omp -shared -fPIC %S/Inputs/declining-inquiry-tool.c -o %t.tool.so
 // RUN: %clang-omp %s -ldl -o %t
@@ -11,6 +12,8 @@
 // RUN: env OMP_TOOL_LIBRARIES=%t.tool.so OMP_PLACEMENT=critpath %dropin %t %t.tool.so > %t.dropin 2>/dev/null
 // RUN: diff %t.stock %t.dropin
 // RUN: FileCheck %s < %t.dropin
+// RUN: %stock env OMP_TOOL_LIBRARIES=%libdir/libompnuma.so:%t.tool.so OMP_PLACEMENT=critpath %t %t.tool.so > %t.ompt 2>/dev/null
+// RUN: diff %t.stock %t.ompt
 // CHECK: declining-inquiry-tool: initialize declines
 // CHECK-NEXT: inside a region:
 // CHECK-NEXT: thread_data null

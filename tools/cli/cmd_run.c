@@ -75,6 +75,8 @@ static const run_option_t run_options[] = {
      "decide and report, but pin nothing"},
     {"loops", required_argument, 0, "on|off", "loops", NULL, NULL, NULL,
      "place a region that runs once by its repeating worksharing loops, inside its execution (default on)"},
+    {"data", required_argument, 0, "on|off", "data", NULL, NULL, NULL,
+     "move a region's data when moving its threads cannot bring them next to it (default on)"},
     {"track", required_argument, 0, "T", "track", NULL, NULL, NULL,
      "memory the pagefault source may protect: api, anon or all (default all)"},
     {"scheduler", required_argument, 0, "S", "scheduler", NULL, NULL, scheduler_values,

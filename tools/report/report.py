@@ -147,6 +147,8 @@ def render(r, out, show_tnt):
             out.write("{:>3} {:>6} evidence: {} references (fewest for a thread {}), {} threads moved, "
                       "predicted {:.0f} % faster, {:.0f} % at worst\n".format(
                           "", "", ev["references"], ev["least"], ev["moved"], 100 * ev["gain"], 100 * ev["worst"]))
+        if g.get("data"):  # older reports have none
+            render_data(g["data"], out)
     if r.get("regions_not_measured"):
         n = r["regions_not_measured"]
         out.write("{} more region{} not measured: the table holds 4096\n".format(n, "" if n == 1 else "s"))
@@ -168,6 +170,40 @@ def render(r, out, show_tnt):
             if d:
                 out.write("  decided by {} in {:.1f} us; predicted {:.4g} -> {:.4g}\n".format(
                     d["policy"], d["decision_us"], d["predicted_before"], d["predicted_after"]))
+
+
+def mib(b):
+    return "{:.1f} MiB".format(b / 1048576.0)
+
+
+def render_data(d, out):
+    """A region's data: the move made (or why the data stays), each range moved (pages, bytes, ms,
+    predicted and measured), its verification, and the memory behind its remote references."""
+    pad = "{:>3} {:>6} ".format("", "")
+    p = d["plan"]
+    if d["state"] in ("declined", "failed"):
+        out.write("{}data: stays: {}\n".format(pad, d["why"]))
+    else:
+        out.write("{}data{}: {}: {} ranges, {} pages moved in {:.1f} ms (predicted {:.0f} pages, {:.1f} ms; "
+                  "{:.0f} % faster, {:.0f} % at worst over {:.0f} executions)\n".format(
+                      pad, " (with the threads)" if p.get("with_threads") else "", d["state"], p["ranges"],
+                      d["pages"], d["ms"], p["pages"], p["cost_ms"], 100 * p["gain"], 100 * p["worst"],
+                      p["executions"]))
+    v = d["verified"]
+    if v:
+        out.write("{}  critical path {} us before, {} us after{}\n".format(
+            pad, us(v["before_ns"]), us(v["after_ns"]),
+            "; {} pages back in {:.1f} ms".format(d["back"], d["undo_ms"]) if d["state"] == "undone" else ""))
+    for m in d["moves"]:
+        out.write("{}  {} {} ({}) to node{} {}: {} pages in {:.1f} ms (predicted {:.0f}, {:.1f} ms){}{}\n".format(
+            pad, m["kind"], m["address"], mib(m["bytes"]), "" if m["kind"] == "migrate" else "s",
+            ",".join(str(n) for n in m["nodes"]), m["pages"], m["ms"], m["predicted_pages"], m["predicted_ms"],
+            "; {} back in {:.1f} ms".format(m["back"], m["undo_ms"]) if d["state"] == "undone" else "",
+            ": " + m["error"] if m["error"] else ""))
+    for i, m in enumerate(d["memory"]):
+        out.write("{}{} {} {} at {} (mostly node {}): {:.0f} % of {} remote references\n".format(
+            pad, "remote references in:" if i == 0 else " " * 22, m["name"], mib(m["bytes"]), m["address"],
+            m["node"], 100 * m["share"], d["remote"]))
 
 
 # --------------------------------------------------------------- MPI reports

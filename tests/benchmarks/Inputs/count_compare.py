@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """count_compare.py A.json B.json: two count.py runs agree: every count of a flat construct run by a
-team of 1 is the same (nothing can race); ompnuma's own count of a flat construct run by a larger team
+team of 1 is the same within one instruction per execution (nothing can race; the drop-in's timed
+executions take a branch or not on the times they measure, a new fastest execution for example);
+ompnuma's own count of a flat construct run by a larger team
 within 3 % (libomp hands regions to its threads in an order that varies, which changes a few
 instructions in the hooks: measured 1.9 % apart over 64 executions on an idle machine, 4 % over 16); stock runs count nothing in ompnuma, drop-in runs something. Nested
 regions are not compared: which pooled threads form each inner team varies from run to run, and
@@ -36,7 +38,7 @@ def main(a, b):
             nested += 1
         elif threads == 1:
             for field in ("total", "ompnuma"):
-                if p[field] != q[field]:
+                if abs(p[field] - q[field]) >= 1.0:
                     print("team of 1 differs: %s %s %r != %r" % (key, field, p[field], q[field]))
                     bad += 1
             exact += 1
@@ -45,7 +47,7 @@ def main(a, b):
                 print("ompnuma count differs by more than 3 %%: %s %r != %r" % (key, p["ompnuma"], q["ompnuma"]))
                 bad += 1
             close += 1
-    print("identical points (flat constructs, team of 1): %d; ompnuma counts within 3 %%: %d; "
+    print("the same points (flat constructs, team of 1): %d; ompnuma counts within 3 %%: %d; "
           "nested points not compared: %d; differences: %d" % (exact, close, nested, bad))
     return 1 if bad else 0
 

@@ -21,9 +21,9 @@ for name, bins in (("start-up", [[0] * 126, [300e6] + [0] * 23 + [100e6] + [0] *
               "lag_ns_per_bin": bins}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(counts, f)
-    share, lag, lagged = bench_vm.read_counts(f.name, 10.0)
+    shares, lag, lagged = bench_vm.read_counts(f.name, 10.0)
     os.unlink(f.name)
-    print("%s: remote share %.1f %%, phase lag %.2f %%, lagged %s" % (name, share, lag, lagged))
+    print("%s: remote share %.1f %%, phase lag %.2f %%, lagged %s" % (name, shares["remote_share_pct"], lag, lagged))
 
 bench = bench_suites.Benchmark("patterns", ["swapped", "4", "12"])
 runs = []

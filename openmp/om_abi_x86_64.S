@@ -1,0 +1,130 @@
+/* om_abi_x86_64.S: the two pieces of the ABI route C cannot write: taking __kmpc_fork_call's variable
+ * arguments as they lie, and calling an outlined function with any number of them (x86-64 System V). */
+
+        .text
+
+#include "om_abi.h"
+
+/* A frame on rbp, with the unwind information a debugger or profiler reads. */
+        .macro FRAME_ENTER
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        .endm
+
+        .macro FRAME_LEAVE
+        leave
+        .cfi_def_cfa %rsp, 8
+        ret
+        .cfi_endproc
+        .endm
+
+/*
+ * w___kmpc_fork_call(ident_t *loc, int32 argc, microtask, a0, a1, a2, [a3 ...]): the slot of the
+ * drop-in's __kmpc_fork_call jumps here (om_abi.h). The shared arguments stay where the caller put
+ * them: a0..a2 in rcx, r8, r9 (kept in this frame), the rest on the caller's stack above the return
+ * address. The team record lives in this frame until the region is over:
+ *     (mode, flag) = om_abi_fork_begin(t, argc, microtask, regs = {a0, a1, a2}, stack = &a3, site)
+ * then the real __kmpc_fork_call, with the trampoline and t (mode OM_FORK_TRAMPOLINE), then
+ * om_abi_fork_end(t); or with the program's own outlined function and arguments, then *flag = 0
+ * (OM_FORK_DIRECT), or nothing (OM_FORK_PLAIN).
+ */
+        .globl  w___kmpc_fork_call
+        .hidden w___kmpc_fork_call
+        .type   w___kmpc_fork_call, @function
+        .p2align 4
+w___kmpc_fork_call:
+        FRAME_ENTER
+        pushq   %rbx                    /* -8: the mode lives in rbx */
+        .cfi_offset %rbx, -24
+        pushq   %rdi                    /* -16: loc */
+        pushq   %rsi                    /* -24: argc */
+        pushq   %rdx                    /* -32: microtask */
+        pushq   %r9                     /* -40: regs[2] */
+        pushq   %r8                     /* -48: regs[1] */
+        pushq   %rcx                    /* -56: regs[0] */
+        subq    $OM_ABI_TEAM_FRAME+8, %rsp /* the team record, 16-byte aligned at the calls */
+        movq    %rsp, %rdi              /* t; argc and microtask are still in esi and rdx */
+        leaq    -56(%rbp), %rcx         /* regs */
+        leaq    16(%rbp), %r8           /* stack: the caller's a3 ... */
+        movq    8(%rbp), %r9            /* site: where the program called __kmpc_fork_call */
+        call    om_abi_fork_begin
+        movl    %eax, %ebx
+        movq    %rdx, OM_ABI_TEAM_FRAME(%rsp) /* direct: the flag to clear after the call */
+        cmpl    $OM_FORK_TRAMPOLINE, %eax
+        jne     1f
+        movq    -16(%rbp), %rdi         /* real(loc, 1, om_abi_microtask, t) */
+        movl    $1, %esi
+        leaq    om_abi_microtask(%rip), %rdx
+        movq    %rsp, %rcx
+        xorl    %eax, %eax
+        call    *om_abi_real_fork(%rip)
+        jmp     3f
+1:      movslq  -24(%rbp), %rax         /* real(loc, argc, microtask, a0, ...) as it came */
+        subq    $3, %rax                /* arguments on the stack */
+        jle     2f
+        testq   $1, %rax
+        jz      4f
+        subq    $8, %rsp
+4:      pushq   8(%rbp,%rax,8)          /* a(2 + rax) = stack[rax - 1], down to stack[0] */
+        decq    %rax
+        jnz     4b
+2:      movq    -16(%rbp), %rdi
+        movl    -24(%rbp), %esi
+        movq    -32(%rbp), %rdx
+        movq    -56(%rbp), %rcx
+        movq    -48(%rbp), %r8
+        movq    -40(%rbp), %r9
+        xorl    %eax, %eax
+        call    *om_abi_real_fork(%rip)
+        leaq    -64-OM_ABI_TEAM_FRAME(%rbp), %rsp
+        cmpl    $OM_FORK_PLAIN, %ebx
+        je      5f
+        movq    OM_ABI_TEAM_FRAME(%rsp), %rax
+        movl    $0, (%rax)
+        jmp     5f
+3:      movq    %rsp, %rdi              /* om_abi_fork_end(t) */
+        call    om_abi_fork_end
+5:      movq    -8(%rbp), %rbx
+        FRAME_LEAVE
+        .size   w___kmpc_fork_call, . - w___kmpc_fork_call
+
+/*
+ * om_abi_invoke(fn, int32 *gtid, int32 *btid, int argc, void *const regs[3], void *const *stack):
+ * fn(gtid, btid, a0, ..., a(argc-1)) with a0..a2 = regs[0..2] and a3... = stack[0...]. The first
+ * four shared arguments go in rdx, rcx, r8, r9, the others on the stack in order.
+ */
+        .globl  om_abi_invoke
+        .hidden om_abi_invoke
+        .type   om_abi_invoke, @function
+        .p2align 4
+om_abi_invoke:
+        FRAME_ENTER
+        movq    %rdi, %r11              /* fn */
+        movq    %rsi, %rdi              /* gtid */
+        movq    %rdx, %rsi              /* btid */
+        movslq  %ecx, %rax              /* argc */
+        cmpq    $4, %rax
+        jle     2f
+        leaq    -4(%rax), %r10          /* arguments on the stack: a4 ... = stack[1 ...] */
+        testq   $1, %r10
+        jz      1f
+        subq    $8, %rsp                /* an odd count: keep the call 16-byte aligned */
+1:      pushq   (%r9,%r10,8)            /* stack[r10], down to stack[1] */
+        decq    %r10
+        jnz     1b
+2:      cmpq    $3, %rax
+        jle     3f
+        movq    (%r9), %r9              /* a3 */
+3:      movq    (%r8), %rdx             /* a0 (regs[] has three entries: unused ones are not read by fn) */
+        movq    8(%r8), %rcx            /* a1 */
+        movq    16(%r8), %r8            /* a2 */
+        xorl    %eax, %eax
+        call    *%r11
+        FRAME_LEAVE
+        .size   om_abi_invoke, . - om_abi_invoke
+
+        .section .note.GNU-stack,"",@progbits

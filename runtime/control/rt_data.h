@@ -1,0 +1,61 @@
+/* rt_data.h: data placement per region: when moving threads cannot bring them next to their data, move the data (migrate, interleave), verify, undo; and the memory behind a region's remote references. */
+#ifndef OMPNUMA_RT_DATA_H
+#define OMPNUMA_RT_DATA_H
+
+#include <stdio.h>
+
+#include "rt_region.h"
+#include "rt_sources.h"
+
+/*
+ * Part of the region loop (docs/architecture.md). Its state per region is
+ * its own (allocated at a region's first sampled execution with addresses,
+ * indexed by region id); the loop calls it at three points:
+ *
+ *   rt_loop_sample      rt_data_log: where the source logs the addresses of
+ *                       the sampled references (a new sampling phase of the
+ *                       region starts a new log, as its table);
+ *   end of sampling     rt_data_decide: plan (placement/data), compare with
+ *                       the threads' move, apply when the data's move wins;
+ *   end of verification rt_data_verified: keep, or undo completely.
+ *
+ * Only under the region loop (a placement policy), with data=on, on two
+ * nodes or more, and with a source that logs addresses (perf; pagefault).
+ */
+
+/* The log the counter source writes r's sampled addresses into, or NULL
+ * (nothing to log: see above). Allocates at a region's first need. */
+rt_addr_log_t *rt_data_log(const rt_region_t *r);
+
+enum {
+    RT_DATA_NONE = 0,   /* the data stays: the threads' decision goes on */
+    RT_DATA_ALONE,      /* the data moved (in dry run: would), the threads stay where they run */
+    RT_DATA_WITH        /* the data moved with the threads' decision (planned where they go): the
+                           threads' move goes on, and its verification judges both */
+};
+
+/* At the end of r's sampling phase, its threads' decision made: threads =
+ * whether it moves them (to r->map_node), must = whether they must move
+ * whatever the data does (they ran where they may not stay), thread_gain =
+ * its relative gain at worst (0 without evidence), moved = the threads it
+ * moves. Plans the data's move on r's log with the threads where they run
+ * and, when they move, where they go; makes the better of (the data alone)
+ * and (the threads, with the data's move on top when it pays) when the
+ * data's part has evidence and pays for itself over r's expected remaining
+ * executions (Broquedis et al. 4.4). In dry run it is recorded, not made.
+ * Also records the memory behind r's remote references for the report.
+ * Allocates; system calls (a maps read, the moves). */
+int rt_data_decide(rt_region_t *r, int threads, int must, double thread_gain, int moved);
+
+/* After a move's verification window (r->cp_after_ns against
+ * r->cp_before_ns), when the data moved: kept when faster, else every page
+ * back where it was and the default policy back. Returns 1 when the data
+ * moved alone (the threads have nothing to restore), 0 otherwise. */
+int rt_data_verified(rt_region_t *r, int faster);
+
+/* r's data section: a JSON value ("null" when it has none), and readable
+ * lines for the stderr table. */
+void rt_data_report_json(FILE *f, const rt_region_t *r);
+void rt_data_report_text(FILE *f, const rt_region_t *r);
+
+#endif

@@ -1,0 +1,52 @@
+/* rt_pages.h: a process's own pages: which node holds them, moving them, their memory policy (move_pages, mbind, get_mempolicy), and its mappings (/proc/self/maps). */
+#ifndef OMPNUMA_RT_PAGES_H
+#define OMPNUMA_RT_PAGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Node numbers here are the kernel's. Every call follows rt_core.h's
+ * convention (0, or -1 with errno); none allocates, none is
+ * async-signal-safe unless said.
+ */
+
+/* status[i] = the node of the page holding pages[i], or a negative errno
+ * (-ENOENT: not present, -EFAULT: not mapped or the zero page). n > 0. */
+int rt_pages_where(void *const *pages, size_t n, int *status);
+
+/* Move each page pages[i] to nodes[i] (MPOL_MF_MOVE: only pages mapped by
+ * this process alone); status[i] = its node afterwards or a negative errno.
+ * 0, or -1 with errno when the call itself failed (ENOENT from kernels that
+ * say so when nothing needed moving counts as success). */
+int rt_pages_move(void *const *pages, const int *nodes, size_t n, int *status);
+
+/* The memory policy of [lo, hi) (page-aligned): interleave over the kernel
+ * nodes in nodes[0..n-1] for the pages faulted from now on (no page moves:
+ * MPOL_MF_MOVE would leave pages already on any node of the mask). An
+ * explicit policy also keeps Linux's automatic NUMA balancing off the range
+ * (it scans only memory under the default policy). */
+int rt_pages_interleave(uintptr_t lo, uintptr_t hi, const int *nodes, int n);
+
+/* The default policy again on [lo, hi) (page-aligned). */
+int rt_pages_default_policy(uintptr_t lo, uintptr_t hi);
+
+/* 1 when the page holding addr has the default policy (none of its own:
+ * the program set none), 0 when it has another, -1 with errno. */
+int rt_pages_has_default_policy(uintptr_t addr);
+
+/* One line of /proc/self/maps. */
+typedef struct rt_mapping {
+    uintptr_t lo, hi;
+    char      perms[5];      /* "rw-p" */
+    uint64_t  offset;
+    unsigned long inode;
+    char      path[256];     /* "" anonymous, "[heap]", "[stack]", a file (cut to fit) */
+} rt_mapping_t;
+
+/* Call fn(m, ctx) for each mapping, lowest first, until it returns
+ * nonzero. The mappings visited, or -1 with errno. Uses stdio: never from
+ * an event hook. */
+int rt_pages_each_mapping(int (*fn)(const rt_mapping_t *m, void *ctx), void *ctx);
+
+#endif

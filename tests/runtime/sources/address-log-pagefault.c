@@ -1,0 +1,71 @@
+// The page sampler logs the address, thread and node of each sampled reference into the sample's address log (what data placement plans from): one entry per reference counted in the table, each inside the memory touched, with the thread's index and the page's node; the log is bounded (what does not fit is counted as dropped), carries the sampler's spacing (bytes between two watched pages), and an execution that is not recorded logs nothing. White box: the source's operations called directly, on a synthetic 2-node topology of this machine's CPUs (first touch emulated: a page belongs to the node of the CPU that touches it first while sampled).
+// RUN: %clang-omp %s %rt-internals -o %t
+// RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 OMP_PLACEMENT=critpath,source=pagefault,track=anon %t | FileCheck %s
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rt_settings.h"
+#include "rt_sources.h"
+#include "rt_topology.h"
+
+static volatile char *buf;
+static size_t len = 8u << 20, ps;
+
+static void one_execution(rt_sample_t *s, const char *what)
+{
+    static int team;
+    const rt_source_ops_t *src = &rt_source_pagefault;
+    uint64_t added = 0;
+    src->region_begin(s, &team);
+    src->thread_begin(s, 0, &team);
+    for (size_t i = 0; i < len; i += ps)
+        buf[i]++;
+    src->region_end(s, &added);
+    rt_addr_log_t *log = s->addrs;
+    int inside = 1, thread0 = 1, node1 = 1;
+    for (uint32_t k = 0; k < log->n; k++) {
+        inside &= log->entry[k].addr >= (uintptr_t)buf && log->entry[k].addr < (uintptr_t)buf + len;
+        thread0 &= log->entry[k].thread == 0;
+        node1 &= log->entry[k].node == 1;
+    }
+    printf("%s: added %llu, logged %u, all counted %d, inside %d, thread 0 %d, node 1 %d, spacing %llu\n", what,
+           (unsigned long long)added, log->n, log->n + log->dropped == added, inside, thread0, node1,
+           (unsigned long long)log->spacing);
+}
+
+int main(void)
+{
+    rt_settings_init();
+    rt_machine_init(NULL, 0);
+    ps = (size_t)sysconf(_SC_PAGESIZE);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(1, &one);
+    sched_setaffinity(0, sizeof one, &one); /* node 1 of the synthetic topology */
+    buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    for (size_t i = 0; i < len; i += ps)
+        buf[i] = 1;
+    rt_source_pagefault.start();
+
+    uint64_t tnt[2] = {0}, samples[1] = {0};
+    static pl_data_sample_t entries[4096];
+    rt_addr_log_t log = {.entry = entries, .cap = 4096};
+    static int code;
+    rt_sample_t s = {.codeptr = &code, .parent_id = -1, .team_size = 1, .nnodes = 2, .tnt = tnt,
+                     .samples = samples, .record = 1, .addrs = &log};
+    // Every page is protected while its node is unknown (2048); 32 watched per thread: every 64th page.
+    one_execution(&s, "first");
+    // Now every page's node is known: only the watched ones are protected.
+    // CHECK: first: added 2048, logged 2048, all counted 1, inside 1, thread 0 1, node 1 1, spacing 262144
+    log = (rt_addr_log_t){.entry = entries, .cap = 10};
+    one_execution(&s, "bounded");
+    // CHECK-NEXT: bounded: added 32, logged 10, all counted 1, inside 1, thread 0 1, node 1 1, spacing 262144
+    log = (rt_addr_log_t){.entry = entries, .cap = 4096};
+    s.record = 0;
+    one_execution(&s, "not recorded");
+    // CHECK-NEXT: not recorded: added 0, logged 0, all counted 1, inside 1, thread 0 1, node 1 1, spacing 0
+    return 0;
+}
