@@ -587,13 +587,6 @@ static void step(void)
 static void *monitor_main(void *arg)
 {
     (void)arg;
-    /* The monitor's steps (tens of ms each in the emulated VM) used to push
-     * an unbound team thread off its CPU now and then, and the kernel moved
-     * it to the other node, away from the data it had first-touched: 1 run
-     * in 4 of patterns local-long on 2x1 ran 13x slower with imar2 (issue
-     * 24), with no migration of the monitor's own. */
-    if (rt_task_background() != 0)
-        rt_verbose(1, "monitor: cannot run in the background (SCHED_IDLE): %s", strerror(errno));
     pthread_mutex_lock(&mon.mu);
     mon.t0 = mon.last_ns = rt_now_ns();
     if (machine_setup() != 0) {

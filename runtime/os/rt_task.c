@@ -1,4 +1,4 @@
-/* rt_task.c: per-thread kernel facts by tid: CPU time (thread CPU clock or schedstat), bound or last CPU, thread count; a thread put in the background. */
+/* rt_task.c: per-thread kernel facts by tid: CPU time (thread CPU clock or schedstat), bound or last CPU, thread count. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -100,10 +100,4 @@ static int count_one(pid_t tid, void *ctx)
 int rt_task_count(void)
 {
     return rt_procfs_each_task(count_one, NULL);
-}
-
-int rt_task_background(void)
-{
-    struct sched_param sp = {.sched_priority = 0};
-    return sched_setscheduler(0, SCHED_IDLE, &sp);
 }

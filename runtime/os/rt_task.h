@@ -18,10 +18,4 @@ int rt_task_cpu(pid_t tid);
 /* Threads of this process (entries of /proc/self/task), or -1 with errno. */
 int rt_task_count(void);
 
-/* The calling thread runs on the CPU time the program's threads leave
- * (SCHED_IDLE): its wake-ups never preempt one of them, so the kernel has
- * no reason to move one away from its data to make room. 0, or -1 with
- * errno. */
-int rt_task_background(void);
-
 #endif

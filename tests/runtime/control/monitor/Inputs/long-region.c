@@ -1,7 +1,5 @@
-/* long-region.c: one long parallel region per (seconds, threads) pair on the command line, counting the runtime's monitor threads while the first runs, and the scheduling policy the monitor runs under. */
-#define _GNU_SOURCE
+/* long-region.c: one long parallel region per (seconds, threads) pair on the command line, counting the runtime's monitor threads while the first runs. */
 #include <dirent.h>
-#include <sched.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +12,6 @@ static double now(void)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
-
-/* The monitor's scheduling policy when one was seen (sched_getscheduler), else -1. */
-static int policy = -1;
 
 /* Threads of this process, and those whose name is the IMAR2 monitor's. */
 static int monitor_threads(int *all)
@@ -31,10 +26,8 @@ static int monitor_threads(int *all)
         ++*all;
         snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
         FILE *f = fopen(path, "r");
-        if (f && fgets(comm, sizeof comm, f) && !strncmp(comm, "ompnuma-imar2", 13)) {
+        if (f && fgets(comm, sizeof comm, f) && !strncmp(comm, "ompnuma-imar2", 13))
             n++;
-            policy = sched_getscheduler(atoi(e->d_name));
-        }
         if (f)
             fclose(f);
     }
@@ -70,7 +63,5 @@ int main(int argc, char **argv)
     }
     printf("monitor threads while the first region ran: %d of %d\n", seen, all);
     printf("monitor threads after: %d\n", monitor_threads(&after));
-    if (policy >= 0)
-        printf("monitor scheduled %s\n", policy == SCHED_IDLE ? "in the background (SCHED_IDLE)" : "like the program");
     return 0;
 }
