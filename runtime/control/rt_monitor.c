@@ -81,6 +81,7 @@ static struct {
     /* The managed team and IMAR2's state over it. */
     int             have_team, n, unit;
     int             used_tnt;       /* the last measure() found a TNT */
+    int             unread;         /* steps read nothing (no TNT): the next reads from a new baseline */
     rt_thread_t   **member, **cand;
     int             cand_cap;
     int            *core, *our_cpu;
@@ -531,6 +532,23 @@ static void step(void)
     mon.last_seq = seq;
     if (!same) {
         team_setup(r, n);
+        baseline(now);
+        return;
+    }
+    /* With the locality gate on and no TNT, no thread can be eligible, so
+     * the step reads nothing: each thread's CPU time and CPU cost a
+     * monitor step tens of ms in the emulated VM, a third busy thread on
+     * the team's two CPUs. Measuring resumes from a new baseline once a
+     * TNT appears (a trial needs one, so none is pending to judge). */
+    if (rt_conf->remote_min > 0 && mon.im.pending.thread < 0 && !pick_tnt(r)) {
+        mon.steps++;
+        mon.gated++;
+        mon.used_tnt = 0;
+        mon.unread = 1;
+        return;
+    }
+    if (mon.unread) {
+        mon.unread = 0;
         baseline(now);
         return;
     }
