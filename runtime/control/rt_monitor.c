@@ -350,11 +350,11 @@ static const uint64_t *pick_tnt(const rt_region_t *r)
  * records and totals in two units would not compare. In work units, a
  * thread that ran but did none has P = 0 (the formula's rate 1 stands for
  * "no work counted in the whole team", not for a thread left without chunks).
+ * tnt: the running region's (pick_tnt), or NULL.
  */
-static int measure(uint64_t now, const rt_region_t *r)
+static int measure(uint64_t now, const uint64_t *tnt)
 {
     double wall = (double)(now - mon.last_ns) / 1e9;
-    const uint64_t *tnt = pick_tnt(r);
     mon.used_tnt = tnt != NULL;
     mon.im.refs = tnt;
     uint64_t *cpu = mon.dcpu, *work = mon.dwork, *wait = mon.dwait;
@@ -535,12 +535,13 @@ static void step(void)
         baseline(now);
         return;
     }
+    const uint64_t *tnt = pick_tnt(r); /* once a step: a page sampler's peek also scans the maps */
     /* With the locality gate on and no TNT, no thread can be eligible, so
      * the step reads nothing: each thread's CPU time and CPU cost a
      * monitor step tens of ms in the emulated VM, a third busy thread on
      * the team's two CPUs. Measuring resumes from a new baseline once a
      * TNT appears (a trial needs one, so none is pending to judge). */
-    if (rt_conf->remote_min > 0 && mon.im.pending.thread < 0 && !pick_tnt(r)) {
+    if (rt_conf->remote_min > 0 && mon.im.pending.thread < 0 && !tnt) {
         mon.steps++;
         mon.gated++;
         mon.used_tnt = 0;
@@ -552,7 +553,7 @@ static void step(void)
         baseline(now);
         return;
     }
-    if (measure(now, r)) {
+    if (measure(now, tnt)) {
         refresh_cores();
         if (imar_start(n) < 0) {
             mon.errors++;

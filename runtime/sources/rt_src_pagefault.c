@@ -458,8 +458,9 @@ static void scan_maps(int inside)
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f)
         return;
-    for (int i = 0; i < nareas && !inside; i++)
-        areas[i].live = 0;
+    if (!inside)
+        for (int i = 0; i < nareas; i++)
+            areas[i].live = 0;
     char line[4400];
     uintptr_t prev_hi = 0;
     int prev_guard = 0;
@@ -479,20 +480,17 @@ static void scan_maps(int inside)
         prev_hi = hi;
     }
     fclose(f);
+    if (inside)
+        return;
     /* Mappings that are gone (or changed size) give their claim and state
-     * back: region_end left none of their pages protected. */
-    for (int i = 0; i < nareas && !inside;) {
-        if (areas[i].live) {
-            i++;
-            continue;
-        }
-        if (areas[i].page) { /* slots are not moved: each claim's context points at its slot */
+     * back: region_end left none of their pages protected. Slots are not
+     * moved: each claim's context points at its slot. */
+    for (int i = 0; i < nareas; i++)
+        if (!areas[i].live && areas[i].page) {
             rt_fault_release(areas[i].claim);
             munmap(areas[i].page, areas[i].npages);
             memset(&areas[i], 0, sizeof areas[i]);
         }
-        i++;
-    }
 }
 
 /* Protects one page in armed_stride of the live areas (only the fresh ones
@@ -553,14 +551,14 @@ static void sample_new_mappings(void)
     if (!fresh)
         return;
     size_t left = armed_budget > armed_pages ? armed_budget - armed_pages : 0;
-    size_t stride = armed_stride ? armed_stride : 1;
-    if (left && fresh / stride > left)
-        stride = fresh / left;
     if (!left) { /* the budget is spent: these areas are tracked from the next execution on */
         for (int i = 0; i < nareas; i++)
             areas[i].fresh = 0;
         return;
     }
+    size_t stride = armed_stride ? armed_stride : 1;
+    if (fresh / stride > left)
+        stride = fresh / left;
     armed_stride = stride;
     if ((uint64_t)stride * pagesz > tab->spacing)
         tab->spacing = (uint64_t)stride * pagesz;

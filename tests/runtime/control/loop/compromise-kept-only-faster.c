@@ -42,6 +42,12 @@ static void both(rt_region_t *a, rt_region_t *b, uint64_t cp_a, uint64_t cp_b)
     end(b, cp_b);
 }
 
+static void show(const char *what, const rt_region_t *a, const rt_region_t *b)
+{
+    printf("%s: compromise %d %d, cpus %d,%d and %d,%d\n", what, a->compromise, b->compromise, a->pin_cpu[0],
+           a->pin_cpu[1], b->pin_cpu[0], b->pin_cpu[1]);
+}
+
 static void run(const char *what, const void *code_a, const void *code_b, uint64_t shared)
 {
     rt_region_t *a = region(code_a, (const uint64_t[]){0, 1000, 1000, 0});
@@ -57,12 +63,10 @@ static void run(const char *what, const void *code_a, const void *code_b, uint64
     int i = 0;
     for (; i < 64 && a->compromise == RT_COMPROMISE_NONE; i++)
         both(a, b, 150000, 100000);
-    printf("%s: compromise %d %d, cpus %d,%d and %d,%d\n", what, a->compromise, b->compromise, a->pin_cpu[0],
-           a->pin_cpu[1], b->pin_cpu[0], b->pin_cpu[1]);
+    show(what, a, b);
     for (i = 0; i < 64 && a->compromise == RT_COMPROMISE_PENDING; i++)
         both(a, b, shared, shared);
-    printf("%s: compromise %d %d, cpus %d,%d and %d,%d\n", what, a->compromise, b->compromise, a->pin_cpu[0],
-           a->pin_cpu[1], b->pin_cpu[0], b->pin_cpu[1]);
+    show(what, a, b);
     for (i = 0; i < 64; i++)
         both(a, b, 150000, 100000);
     printf("%s: after 64 more, compromise %d %d\n", what, a->compromise, b->compromise);
