@@ -1003,5 +1003,6 @@ OMPNUMA_EXPORT void ompnuma_facade_register(int facade, void **table, void *rt)
         table[i] = i < regions ? e[i].ours : real[i];
     slots[facade] = table;
     om_thread_end_at_exit();
+    rt_runtime_preload();
     __atomic_store_n(&route, 1, __ATOMIC_RELEASE);
 }

@@ -6,6 +6,7 @@
 #include "rt_affinity.h"
 #include "rt_cache.h"
 #include "rt_counters.h"
+#include "rt_data.h"
 #include "rt_hints.h"
 #include "rt_log.h"
 #include "rt_loop.h"
@@ -50,6 +51,12 @@ int rt_runtime_wanted(void)
     return rt_conf->mode != RT_MODE_OFF || rt_conf->report != RT_REPORT_NONE || rt_conf->display_env;
 }
 
+void rt_runtime_preload(void)
+{
+    rt_settings_init();
+    rt_data_preload();
+}
+
 void rt_runtime_display(void)
 {
     static int shown;
@@ -69,6 +76,8 @@ void rt_runtime_init(void)
     }
     rt_affinity_init();
     rt_counters_init();
+    rt_data_preload(); /* the OMPT route has no load-time start: from here on */
+    rt_data_init();
     rt_hints_init();
     if (rt_conf->mode != RT_MODE_OFF)
         rt_cache_load();

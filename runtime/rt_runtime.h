@@ -12,6 +12,11 @@ void rt_runtime_init(void);
  * program's way and never brings the runtime up. */
 int rt_runtime_wanted(void);
 
+/* At the program's load (a drop-in's constructor, before main): what must
+ * start before the program runs, and only that (the recorder of first
+ * touches, when the settings may want memory named). */
+void rt_runtime_preload(void);
+
 /* OMP_PLACEMENT_DISPLAY_ENV's settings block, once per process: at the
  * start of the OpenMP tool or of the MPI layer, whichever comes first. */
 void rt_runtime_display(void);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/pl_data.h"
 #include "rt_affinity.h"
@@ -10,11 +11,13 @@
 #include "rt_data.h"
 #include "rt_log.h"
 #include "rt_mem.h"
+#include "rt_origin.h"
 #include "rt_pages.h"
 #include "rt_policy.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
 #include "rt_symbol.h"
+#include "rt_sys.h"
 #include "rt_topology.h"
 #include "rt_util.h"
 
@@ -47,6 +50,9 @@ typedef struct memory {
     uintptr_t lo, hi;
     uint64_t  samples, remote;
     int       node;             /* the node holding most of its sampled pages */
+    rt_origin_t origin;         /* where it was first touched (origin.sampled 0: not recorded) */
+    char      origin_at[96];    /* the touching instruction's function */
+    char      origin_line[160]; /* and its file:line, when the object has line information */
 } memory_t;
 
 typedef struct data {
@@ -169,6 +175,9 @@ static void thread_nodes(const rt_region_t *r, int *node)
 
 /* ---- the memory behind remote references ---- */
 
+static char origin_why[192]; /* why first touches are not recorded */
+static int  origin_tried;
+
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -189,6 +198,19 @@ static void group_of(const pl_data_sample_t *s, const rt_mapping_t *m, memory_t 
         return;
     }
     snprintf(g->name, sizeof g->name, "%s", !m->path[0] ? "anonymous" : m->path[0] == '[' ? m->path : base_name(m->path));
+}
+
+/* Where m was first touched, when the recorder saw it (rt_origin.h). */
+static void first_touch(memory_t *m)
+{
+    if (rt_origin_of(m->lo, m->hi, &m->origin) != 0) {
+        m->origin.sampled = 0;
+        return;
+    }
+    rt_symbolize((const void *)m->origin.ip, m->origin_at, sizeof m->origin_at);
+    /* rt_symbol_source takes a return address (the byte before it is the call). */
+    if (rt_symbol_source((const void *)(m->origin.ip + 1), m->origin_line, sizeof m->origin_line) != 0)
+        m->origin_line[0] = '\0';
 }
 
 static int by_remote(const void *x, const void *y)
@@ -257,6 +279,8 @@ static void attribute(data_t *d, const mappings_t *ms, const int *thread_node, i
     }
     free(g);
     free(per_node);
+    for (int i = 0; i < d->nmem; i++)
+        first_touch(&d->mem[i]);
 }
 
 /* ---- deciding and moving ---- */
@@ -583,9 +607,24 @@ void rt_data_report_json(FILE *f, const rt_region_t *r)
         rt_json_string(f, m->name);
         fprintf(f, ",\"symbol\":%s,\"address\":", m->symbol ? "true" : "false");
         json_hex(f, m->lo);
-        fprintf(f, ",\"bytes\":%llu,\"samples\":%llu,\"remote\":%llu,\"share\":%.4f,\"node\":%d}",
+        fprintf(f, ",\"bytes\":%llu,\"samples\":%llu,\"remote\":%llu,\"share\":%.4f,\"node\":%d,\"first_touch\":",
                 (unsigned long long)(m->hi - m->lo), (unsigned long long)m->samples, (unsigned long long)m->remote,
                 d->remote_total ? (double)m->remote / (double)d->remote_total : 0.0, m->node);
+        if (m->origin.sampled) {
+            fputs("{\"at\":", f);
+            rt_json_string(f, m->origin_at);
+            fputs(",\"line\":", f);
+            if (m->origin_line[0])
+                rt_json_string(f, m->origin_line);
+            else
+                fputs("null", f);
+            fprintf(f, ",\"initial_thread\":%s,\"threads\":%d,\"pages\":%llu,\"sampled\":%llu}",
+                    m->origin.initial ? "true" : "false", m->origin.threads, (unsigned long long)m->origin.pages,
+                    (unsigned long long)m->origin.sampled);
+        } else {
+            fputs("null", f);
+        }
+        fputc('}', f);
     }
     fprintf(f, "],\"other_remote\":%llu}", (unsigned long long)d->other_remote);
 }
@@ -633,5 +672,46 @@ void rt_data_report_text(FILE *f, const rt_region_t *r)
                 "", i ? "                     " : "remote references in:", m->name, mib(m->hi - m->lo),
                 (unsigned long long)m->lo, m->node, d->remote_total ? 100.0 * (double)m->remote / (double)d->remote_total : 0.0,
                 (unsigned long long)d->remote_total);
+        char by[48];
+        if (m->origin.threads > 1)
+            snprintf(by, sizeof by, "%d threads", m->origin.threads);
+        else
+            snprintf(by, sizeof by, "%s", m->origin.initial ? "the initial thread" : "a thread it created");
+        if (m->origin.sampled)
+            fprintf(f, "ompnuma: %3s                        first touched by %s in %s%s%s%s: %llu of %llu sampled pages\n",
+                    "", by, m->origin_at,
+                    m->origin_line[0] ? " (" : "", m->origin_line, m->origin_line[0] ? ")" : "",
+                    (unsigned long long)m->origin.pages, (unsigned long long)m->origin.sampled);
     }
+}
+
+/* ---- recording first touches for the report ---- */
+
+void rt_data_preload(void)
+{
+    /* Only where a report or the log may name memory: a placement policy
+     * with data placement, asked for a report, a source that may log
+     * addresses (auto takes perf where a PMU has them), from the initial
+     * thread before it creates others (they inherit the recorder). */
+    if (rt_conf->mode == RT_MODE_OFF || !rt_conf->data ||
+        (rt_conf->report == RT_REPORT_NONE && rt_log_verbosity < 1) ||
+        (rt_conf->source != RT_SOURCE_AUTO && rt_conf->source != RT_SOURCE_PERF &&
+         rt_conf->source != RT_SOURCE_PAGEFAULT) ||
+        rt_gettid() != getpid())
+        return;
+    if (rt_origin_start(origin_why, sizeof origin_why) != 0)
+        origin_tried = 1;
+}
+
+void rt_data_init(void)
+{
+    if (rt_origin_on() && (rt_conf->mode == RT_MODE_OFF || !rt_counters_addresses() || rt_mach->topo.nnodes < 2)) {
+        rt_origin_stop(); /* no memory will be named */
+        return;
+    }
+    if (rt_origin_on())
+        rt_verbose(1, "first touches: recorded (the kernel's software page-fault event, one fault in %d)",
+                   RT_ORIGIN_PERIOD);
+    else if (origin_tried && rt_counters_addresses())
+        rt_verbose(1, "first touches: not recorded: %s", origin_why);
 }

@@ -53,6 +53,15 @@ int rt_data_decide(rt_region_t *r, int threads, int must, double thread_gain, in
  * moved alone (the threads have nothing to restore), 0 otherwise. */
 int rt_data_verified(rt_region_t *r, int faster);
 
+/* Where the memory behind remote references was first touched
+ * (memory/rt_origin.h): rt_data_preload starts recording at the program's
+ * load, before main, when the settings may want it named (a placement
+ * policy with data=on, a report or the verbose log, a source that may have
+ * addresses); rt_data_init, once the counter source is chosen, stops it
+ * when no memory will be named after all. */
+void rt_data_preload(void);
+void rt_data_init(void);
+
 /* r's data section: a JSON value ("null" when it has none), and readable
  * lines for the stderr table. */
 void rt_data_report_json(FILE *f, const rt_region_t *r);

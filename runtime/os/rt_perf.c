@@ -112,7 +112,12 @@ uint64_t rt_perf_parse(const unsigned char *data, uint64_t size, uint64_t tail, 
 
 int rt_perf_open(const struct perf_event_attr *attr, pid_t tid)
 {
-    return (int)syscall(SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    return rt_perf_open_on(attr, tid, -1);
+}
+
+int rt_perf_open_on(const struct perf_event_attr *attr, pid_t tid, int cpu)
+{
+    return (int)syscall(SYS_perf_event_open, attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 int rt_perf_enable(int fd)

@@ -54,6 +54,10 @@ uint64_t rt_perf_parse(const unsigned char *data, uint64_t size, uint64_t tail, 
 
 /* perf_event_open(2) for thread tid (0: the caller) on any CPU. fd or -1 with errno. */
 int rt_perf_open(const struct perf_event_attr *attr, pid_t tid);
+/* The same, counting only while the thread runs on CPU cpu (-1: any). An
+ * inherited event (attr->inherit) can have a ring only this way: the
+ * threads that inherit it write into the ring of their CPU's event. */
+int rt_perf_open_on(const struct perf_event_attr *attr, pid_t tid, int cpu);
 int rt_perf_enable(int fd);
 int rt_perf_disable(int fd);
 

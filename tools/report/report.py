@@ -204,6 +204,12 @@ def render_data(d, out):
         out.write("{}{} {} {} at {} (mostly node {}): {:.0f} % of {} remote references\n".format(
             pad, "remote references in:" if i == 0 else " " * 22, m["name"], mib(m["bytes"]), m["address"],
             m["node"], 100 * m["share"], d["remote"]))
+        t = m["first_touch"]
+        if t:
+            out.write("{}{}first touched by {} in {}{}: {} of {} sampled pages\n".format(
+                pad, " " * 23, "{} threads".format(t["threads"]) if t["threads"] > 1
+                else "the initial thread" if t["initial_thread"] else "a thread it created", t["at"],
+                " ({})".format(t["line"]) if t["line"] else "", t["pages"], t["sampled"]))
 
 
 # --------------------------------------------------------------- MPI reports

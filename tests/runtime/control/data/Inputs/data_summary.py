@@ -3,7 +3,8 @@
 
 usage: data_summary.py report REPORT      the region with the most executions: its outcome, its data
                                           section (state, each move's kind, nodes and whether pages
-                                          moved, pages back) and the memory behind its remote references
+                                          moved, pages back) and the memory behind its remote references,
+                                          with where it was first touched
        data_summary.py nodes COUNTS TAG    the share of tag TAG's misses served by each node (ground truth)
 REPORT may hold other lines before the JSON (output of a VM run): the first line that starts with '{'
 begins the report.
@@ -31,6 +32,14 @@ def report(path):
     print("back", "all" if d["pages"] and d["back"] == d["pages"] else d["back"])
     for m in d["memory"]:
         print("memory", m["name"], "share", round(m["share"], 1), "node", m["node"])
+        t = m.get("first_touch")
+        if t:
+            print("  first touched by", "{} threads".format(t["threads"]) if t["threads"] > 1
+                  else "the initial thread" if t["initial_thread"] else "another thread", "in",
+                  t["at"].split("+")[0], "at", (t["line"] or "?").rsplit("/", 1)[-1].split(":")[0],
+                  "share", round(t["pages"] / t["sampled"], 1))
+        else:
+            print("  first touch not recorded")
 
 
 def nodes(path, tag):
