@@ -192,7 +192,7 @@ static void read_ring(void)
 int rt_origin_of(uintptr_t lo, uintptr_t hi, rt_origin_t *o)
 {
     pthread_mutex_lock(&lock);
-    if (!on) {
+    if (!on || getpid() != pid) { /* a forked child shares the rings: it must not read them */
         pthread_mutex_unlock(&lock);
         return -1;
     }
@@ -236,7 +236,7 @@ int rt_origin_of(uintptr_t lo, uintptr_t hi, rt_origin_t *o)
 void rt_origin_stats(uint64_t *pages, uint64_t *lost)
 {
     pthread_mutex_lock(&lock);
-    if (on)
+    if (on && getpid() == pid)
         read_ring();
     *pages = nfirst;
     *lost = stats.lost;

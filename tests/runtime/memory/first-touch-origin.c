@@ -1,10 +1,11 @@
 // Where memory was first touched (rt_origin): the kernel's software page-fault event, inherited by the threads the
 // initial thread creates, records the instruction and the thread of each page's first fault. Buffer A is first
 // touched by the initial thread in serial code, B by a thread it created; C only by a forked child, whose faults must
-// not count; then A's pages are dropped and touched again by a thread: A's first touch stays the serial one (one fault in
+// not count (and which must not read the rings it shares with its parent); then A's pages are dropped and touched again by a thread: A's first touch stays the serial one (one fault in
 // RT_ORIGIN_PERIOD is sampled, so the second pass may sample pages the first did not: up to 512 sampled pages).
 // RUN: %clang-omp -rdynamic %s %rt-internals -o %t && %t | FileCheck %s
 // CHECK: start 0
+// CHECK-NEXT: the child reads nothing: yes
 // CHECK-NEXT: A: first touched by touch_serial, initial thread yes, 256 of 256 sampled pages, 1 thread
 // CHECK-NEXT: B: first touched by touch_worker, initial thread no, 256 of 256 sampled pages, 1 thread
 // CHECK-NEXT: C: nothing recorded
@@ -79,9 +80,12 @@ int main(void)
     pid_t child = fork();
     if (child == 0) {
         touch_worker(c);
-        _exit(0);
+        rt_origin_t o;
+        _exit(rt_origin_of((uintptr_t)a, (uintptr_t)a + PAGES * ps, &o) == -1 ? 0 : 1);
     }
-    waitpid(child, NULL, 0);
+    int status = -1;
+    waitpid(child, &status, 0);
+    printf("the child reads nothing: %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "yes" : "no");
     show("A", a);
     show("B", b);
     show("C", c);
