@@ -199,7 +199,7 @@ static int counters_end(rt_region_t *r)
     rt_loop_sample(r, &s);
     int got = rt_counters_region_end(&s, &added);
     if (got & RT_SOURCE_ARMED)
-        r->armed_execs++;
+        rt_loop_source_armed(r);
     r->source_pending = (got & RT_SOURCE_PENDING) != 0;
     return !s.record && !r->source_pending;
 }

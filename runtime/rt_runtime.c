@@ -68,6 +68,7 @@ void rt_runtime_init(void)
         rt_settings_switch_off();
     }
     rt_affinity_init();
+    rt_loop_init();
     rt_counters_init();
     rt_hints_init();
     if (rt_conf->mode != RT_MODE_OFF)
