@@ -11,6 +11,7 @@
 #include "rt_bubble.h"
 #include "rt_counters.h"
 #include "rt_data.h"
+#include "rt_hints.h"
 #include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_monitor.h"
@@ -75,7 +76,7 @@ static void json_region(FILE *f, const rt_region_t *r)
             (unsigned long long)(timed ? r->cp_min : 0), (unsigned long long)r->cp_max,
             l->cp_before_ns, l->cp_after_ns);
     rt_loop_report_json(f, r);
-    fprintf(f, ",\"hint_moves\":%d", r->hint_moves);
+    rt_hints_report_json(f, r);
     rt_loop_report_json_phases(f, r);
     fprintf(f, ",\"data\":");
     rt_data_report_json(f, r);

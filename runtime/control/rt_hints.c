@@ -25,6 +25,10 @@
  * thread id, so the rest of the region already runs placed; the region
  * keeps the pins for its next executions (nested teams take them there).
  */
+/* Threads each region's update_hints calls moved, by region id (the
+ * report's hint_moves). */
+static int moves[RT_REGION_MAX];
+
 static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team_size, int level, void *ctx)
 {
     rt_thread_t *thr = rt_thread_current();
@@ -76,7 +80,7 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
             __atomic_store_n(&m->last_cpu, pin[t], __ATOMIC_RELAXED);
     }
     if (moved)
-        r->hint_moves += moved;
+        __atomic_fetch_add(&moves[r->id], moved, __ATOMIC_RELAXED);
     rt_verbose(1, "region %d: update_hints at level %d: %d of %d threads moved (%d buffers, decided in %.1f us)%s",
                r->id, level, moved, team_size, nhints, us, rt_affinity_applies() ? "" : " (dry run)");
     rc = 0;
@@ -87,6 +91,11 @@ out:
     free(cpus);
     free(pin);
     return rc;
+}
+
+void rt_hints_report_json(FILE *f, const rt_region_t *r)
+{
+    fprintf(f, ",\"hint_moves\":%d", __atomic_load_n(&moves[r->id], __ATOMIC_RELAXED));
 }
 
 void rt_hints_init(void)

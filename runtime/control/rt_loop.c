@@ -599,13 +599,13 @@ static void decide_in_team(rt_region_t *r)
                 if (pos_node[p] == st->map_node[i] && k-- == 0)
                     break;
             perm[i] = p;
-            same &= perm[i] == r->perm[i];
+            same &= perm[i] == rt_bubble_position(r, i);
         }
     }
     int evidence = 0;
     if (rc == 0 && !same) {
         for (int i = 0; i < n; i++)
-            cores[i] = pos_node[r->perm[i]]; /* where thread i runs now */
+            cores[i] = pos_node[rt_bubble_position(r, i)]; /* where thread i runs now */
         evidence = has_evidence(r, cores);
     }
     if (rc != 0 || same) {
@@ -615,12 +615,12 @@ static void decide_in_team(rt_region_t *r)
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
     } else if (!evidence) {
         too_thin(r);
+    } else if (rt_bubble_reorder(r, perm) != 0) {
+        st->note = "no decision inside its bubble (out of memory)";
+        rt_verbose(1, "region %d: %s", r->id, st->note);
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
     } else {
         st->decision_policy = rt_conf->policy;
-        for (int i = 0; i < n; i++) {
-            r->prev_perm[i] = r->perm[i];
-            __atomic_store_n(&r->perm[i], perm[i], __ATOMIC_RELAXED);
-        }
         rt_verbose(1, "region %d: %s reordered the team inside its bubble in %.1f us", r->id,
                    pl_policy_name(rt_conf->policy), st->decision_us);
         if (r->pins_applied && rt_conf->verify)
@@ -951,11 +951,9 @@ static void end_verify(rt_region_t *r)
         return;
     }
     if (!(st->cp_after_ns < st->cp_before_ns)) {
-        for (int i = 0; i < r->team_size; i++) {
-            if ((rt_conf->mode == RT_MODE_BUBBLE)) {
-                __atomic_store_n(&r->perm[i], r->prev_perm[i], __ATOMIC_RELAXED);
-                continue;
-            }
+        if (rt_conf->mode == RT_MODE_BUBBLE)
+            rt_bubble_restore(r);
+        for (int i = 0; rt_conf->mode != RT_MODE_BUBBLE && i < r->team_size; i++) {
             if (st->prev_pin_cpu[i] < 0)
                 __atomic_store_n(&r->back_cpu[i], r->seen_cpu[i], __ATOMIC_RELAXED);
             __atomic_store_n(&r->pin_cpu[i], st->prev_pin_cpu[i], __ATOMIC_RELAXED);

@@ -98,8 +98,6 @@ static void region_free(rt_region_t *r)
     free(r->pin_cpu);
     free(r->back_cpu);
     free(r->seen_cpu);
-    free(r->perm);
-    free(r->prev_perm);
     free(r->tid);
     free(r);
 }
@@ -126,18 +124,14 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->pin_cpu = malloc(n * sizeof *r->pin_cpu);
     r->back_cpu = malloc(n * sizeof *r->back_cpu);
     r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
-    r->perm = malloc(n * sizeof *r->perm);
-    r->prev_perm = malloc(n * sizeof *r->prev_perm);
-    if (!r->slot || !r->busy_sum || !r->tnt || !r->pin_cpu || !r->back_cpu || !r->seen_cpu || !r->perm ||
-        !r->prev_perm || (construct && !(r->tid = calloc(n, sizeof *r->tid)))) {
+    if (!r->slot || !r->busy_sum || !r->tnt || !r->pin_cpu || !r->back_cpu || !r->seen_cpu ||
+        (construct && !(r->tid = calloc(n, sizeof *r->tid)))) {
         region_free(r);
         return NULL;
     }
     memset(r->slot, 0, n * sizeof *r->slot);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         r->pin_cpu[i] = r->back_cpu[i] = r->seen_cpu[i] = -1;
-        r->perm[i] = r->prev_perm[i] = (int)i;
-    }
     r->codeptr = codeptr;
     r->team_size = team_size;
     r->id = id;

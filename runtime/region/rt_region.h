@@ -93,9 +93,6 @@ typedef struct rt_region {
     int          nested;        /* a team was forked inside it (set once, by the forking member):
                                    its members' own records of it are needed (rt_events.h) */
     int          cache_checked; /* the placement cache was asked for this region (atomic) */
-    int         *perm;          /* [team_size] bubble policy: the position among its team's
-                                   CPUs each thread takes (identity until critpath decides) */
-    int         *prev_perm;     /* [team_size] the permutation before the decision */
 
     /* Written by the primary at the end of every execution. */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
@@ -108,7 +105,6 @@ typedef struct rt_region {
     int          source_pending;/* a source sampled by time has its window open: the phase
                                    goes on whatever the execution count */
     uint64_t     repins;        /* re-pins threads made entering this region */
-    int          hint_moves;    /* threads moved by omp_numa_update_hints */
 } rt_region_t;
 
 /* The placement loop's state of a region is its own (rt_loop.c): it is
