@@ -25,7 +25,7 @@ typedef enum {
  * confirming, the pins. Others read it through rt_loop_of.
  */
 typedef struct rt_loop_region {
-    uint64_t    *window;        /* construct: [RT_LOOP_WINDOW x sample] critical paths of the
+    uint64_t    *window;        /* construct: [LOOP_WINDOW x sample] critical paths of the
                                    current timing window (its median is taken) */
     int          phase_execs;   /* executions in the current phase */
     int          settle;        /* construct: executions let pass since a move */

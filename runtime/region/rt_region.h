@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "pl.h"
-
 struct rt_thread;
 
 /* Most regions (and loops placed inside one) a process records: ids are
