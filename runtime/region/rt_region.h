@@ -49,9 +49,9 @@ typedef struct rt_slot {
  * The record holds the region's identity and what the events read or
  * write at every execution (rt_events.h); each control part keeps its own
  * state per region in its own file, indexed by `id` (the loop's in
- * rt_loop.c, the bubbles', the hints', the cache's, the data's), and
- * writes its own part of the report. Who may write each field is declared
- * in tools/check_layers.py (REGION_WRITERS) and checked there.
+ * rt_loop.c, the bubbles', the hints', the data's), and writes its own
+ * part of the report. Who may write each field is declared in
+ * tools/check_layers.py (WRITERS) and checked there.
  *
  * Ownership between threads: slot[i], tnt row i, seen_cpu[i], back_cpu[i]
  * and the pin read are thread i's; all other fields are written by the
