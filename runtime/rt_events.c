@@ -95,7 +95,7 @@ static int bubble_cpu(rt_region_t *r, int d, int index, int master_slot, int *sl
 {
     int cpu = rt_bubble_place(r, index, master_slot, slot);
     if (d == 0 && index == 0 && !__atomic_load_n(&openmp_bound, __ATOMIC_RELAXED) &&
-        __atomic_load_n(&r->perm[0], __ATOMIC_RELAXED) == 0)
+        rt_bubble_position(r, 0) == 0)
         return -1;
     return cpu;
 }
@@ -199,7 +199,7 @@ static int counters_end(rt_region_t *r)
     rt_loop_sample(r, &s);
     int got = rt_counters_region_end(&s, &added);
     if (got & RT_SOURCE_ARMED)
-        r->armed_execs++;
+        rt_loop_source_armed(r);
     r->source_pending = (got & RT_SOURCE_PENDING) != 0;
     return !s.record && !r->source_pending;
 }

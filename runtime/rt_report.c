@@ -11,6 +11,7 @@
 #include "rt_bubble.h"
 #include "rt_counters.h"
 #include "rt_data.h"
+#include "rt_hints.h"
 #include "rt_log.h"
 #include "rt_loop.h"
 #include "rt_monitor.h"
@@ -23,22 +24,6 @@
 
 #define SCHEMA "ompnuma-report/1"
 
-static void json_u64_array(FILE *f, const uint64_t *v, int n)
-{
-    fputc('[', f);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
-    fputc(']', f);
-}
-
-static void json_int_array(FILE *f, const int *v, int n)
-{
-    fputc('[', f);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s%d", i ? "," : "", v[i]);
-    fputc(']', f);
-}
-
 static void json_topology(FILE *f)
 {
     const rt_topo_t *t = &rt_mach->topo;
@@ -48,10 +33,10 @@ static void json_topology(FILE *f)
             t->this_system ? "true" : "false");
     for (int n = 0; n < t->nnodes; n++) {
         fputs(n ? "," : "", f);
-        json_int_array(f, t->cpus[n], t->capacity[n]);
+        rt_json_int_array(f, t->cpus[n], t->capacity[n]);
     }
     fprintf(f, "],\"memory_bytes\":");
-    json_u64_array(f, t->memory, t->nnodes);
+    rt_json_u64_array(f, t->memory, t->nnodes);
     fprintf(f, ",\"distances\":[");
     for (int i = 0; i < t->nnodes; i++) {
         fputs(i ? ",[" : "[", f);
@@ -66,7 +51,6 @@ static void json_topology(FILE *f)
 static void json_region(FILE *f, const rt_region_t *r)
 {
     char addr[32];
-    int nd = rt_mach->topo.nnodes;
     char *sym = rt_symbol_name(r->codeptr, 1); /* whole, however long */
     snprintf(addr, sizeof addr, "%p", r->codeptr);
     fprintf(f, "{\"id\":%d,\"codeptr\":", r->id);
@@ -86,60 +70,15 @@ static void json_region(FILE *f, const rt_region_t *r)
             r->construct ? "true" : "false", r->team_size, (unsigned long long)r->executions, (unsigned long long)timed);
     for (int i = 0; i < r->team_size; i++)
         fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)(timed ? r->busy_sum[i] / timed : 0));
+    const rt_loop_region_t *l = rt_loop_of(r);
     fprintf(f, "],\"critical_path_ns\":{\"mean\":%.0f,\"min\":%llu,\"max\":%llu,\"before\":%.0f,\"after\":%.0f}",
             timed ? (double)r->cp_sum / (double)timed : 0.0,
             (unsigned long long)(timed ? r->cp_min : 0), (unsigned long long)r->cp_max,
-            r->cp_before_ns, r->cp_after_ns);
-    fprintf(f, ",\"tnt\":[");
-    for (int i = 0; i < r->team_size; i++) {
-        fputs(i ? "," : "", f);
-        json_u64_array(f, r->tnt + (size_t)i * (size_t)nd, nd);
-    }
-    fprintf(f, "],\"tnt_after\":[");
-    for (int i = 0; i < r->team_size; i++) {
-        fputs(i ? "," : "", f);
-        json_u64_array(f, r->tnt_after + (size_t)i * (size_t)nd, nd);
-    }
-    fprintf(f, "],\"tnt_samples\":");
-    json_u64_array(f, r->tnt_samples, r->team_size);
-    fprintf(f, ",\"mapping\":");
-    if (r->map_node[0] >= 0)
-        json_int_array(f, r->map_node, r->team_size);
-    else
-        fputs("null", f);
-    fprintf(f, ",\"cpus\":");
-    json_int_array(f, r->pin_cpu, r->team_size);
-    fprintf(f, ",\"seen_cpus\":");
-    json_int_array(f, r->seen_cpu, r->team_size);
-    int shared = r->compromise == RT_COMPROMISE_PENDING || r->compromise == RT_COMPROMISE_KEPT;
-    fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"compromise_undone\":%s,\"cached\":%s,"
-            "\"outcome\":",
-            r->pins_applied ? "true" : "false", (unsigned long long)r->repins, shared ? "true" : "false",
-            r->compromise == RT_COMPROMISE_UNDONE ? "true" : "false",
-            r->cached ? "true" : "false");
-    rt_json_string(f, rt_outcome_name(r->outcome));
-    char why[256];
-    rt_loop_why(r, why, sizeof why);
-    fprintf(f, ",\"why\":");
-    if (why[0])
-        rt_json_string(f, why);
-    else
-        fputs("null", f);
-    fprintf(f, ",\"decision\":");
-    if (r->map_node[0] >= 0) {
-        fprintf(f, "{\"policy\":");
-        rt_json_string(f, pl_policy_name((pl_policy_t)r->decision_policy));
-        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f,"
-                "\"evidence\":{\"references\":%llu,\"least\":%llu,\"moved\":%d,\"gain\":%.6g,\"worst\":%.6g,"
-                "\"enough\":%s,\"extensions\":%d}}",
-                r->decision_us, r->predicted_before, r->predicted_after, r->noise,
-                (unsigned long long)r->evidence.refs, (unsigned long long)r->evidence.least, r->evidence.moved,
-                r->evidence.gain, r->evidence.worst, r->evidence.enough ? "true" : "false", r->extensions);
-    } else {
-        fputs("null", f);
-    }
-    fprintf(f, ",\"hint_moves\":%d,\"resamples\":%d,\"allotment\":%u,\"data\":", r->hint_moves, r->resamples,
-            r->allot_gen);
+            l->cp_before_ns, l->cp_after_ns);
+    rt_loop_report_json(f, r);
+    rt_hints_report_json(f, r);
+    rt_loop_report_json_phases(f, r);
+    fprintf(f, ",\"data\":");
     rt_data_report_json(f, r);
     fputc('}', f);
 }
@@ -284,19 +223,12 @@ void rt_report_text(FILE *f)
             n += (size_t)snprintf(cpus + n, sizeof cpus - n, "%s%d", t ? "," : "", r->pin_cpu[t]);
         if (n >= sizeof cpus - 16)
             snprintf(cpus + n, sizeof cpus - n, ",...");
+        const rt_loop_region_t *l = rt_loop_of(r);
         fprintf(f, "ompnuma: %3d %-*s %4d %8llu %12.1f %12.1f %12.1f  %-11s %s\n", r->id, width, sym, r->team_size,
                 (unsigned long long)r->executions,
-                r->timed_executions ? (double)r->cp_sum / (double)r->timed_executions / 1e3 : 0.0, r->cp_before_ns / 1e3,
-                r->cp_after_ns / 1e3, rt_outcome_name(r->outcome), cpus);
-        char why[256];
-        rt_loop_why(r, why, sizeof why);
-        if (why[0])
-            fprintf(f, "ompnuma: %3s why: %s\n", "", why);
-        if (r->map_node[0] >= 0 && r->evidence.refs)
-            fprintf(f, "ompnuma: %3s evidence: %llu references (fewest for a thread %llu), %d threads moved, "
-                    "predicted %.0f %% faster, %.0f %% at worst\n", "", (unsigned long long)r->evidence.refs,
-                    (unsigned long long)r->evidence.least, r->evidence.moved, 100 * r->evidence.gain,
-                    100 * r->evidence.worst);
+                r->timed_executions ? (double)r->cp_sum / (double)r->timed_executions / 1e3 : 0.0, l->cp_before_ns / 1e3,
+                l->cp_after_ns / 1e3, rt_outcome_name(r->outcome), cpus);
+        rt_loop_report_text(f, r);
         rt_data_report_text(f, r);
     }
     for (int i = 0; names && i < nregions; i++)

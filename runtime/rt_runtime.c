@@ -75,6 +75,7 @@ void rt_runtime_init(void)
         rt_settings_switch_off();
     }
     rt_affinity_init();
+    rt_loop_init();
     rt_counters_init();
     rt_data_preload(); /* the OMPT route has no load-time start: from here on */
     rt_data_init();

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_layers.py: fail on an #include that goes up the layers, an include circle between files, or a system call made outside runtime/os.
+"""check_layers.py: fail on an #include that goes up the layers, an include circle between files, a system call made outside runtime/os, or a shared record's field written outside its declared writers.
 
 The layers, from the bottom (docs/architecture.md):
   placement/                      pure decisions
@@ -16,6 +16,17 @@ compile time; this check says which line breaks them, and also finds
 circles: file A includes B's header while B includes A's (a .c and its .h
 are one module). A raw system call, syscall(2), is made only in runtime/os,
 where each is declared once with its contract (rt_sys.h and the os headers).
+
+A record several parts see (the region record, and the loop's state of a
+region, which others read) has its writers declared per field in WRITERS
+below: a write to a field from any other file, or a field declared
+nowhere, is a problem. A write is an assignment (= and the compound ones),
+++ or --, memset/memcpy into it, or its address taken anywhere but in an
+__atomic_load_n (atomic stores, exchanges and adds take it), through a
+pointer declared with the record's type in the same function or, for a
+field no other struct of the tree has, through any expression. A tree
+without a record's header (a planted one) is not checked for it: the
+line that says all is well names the records it checked.
 
 Usage: check_layers.py [ROOT]   (ROOT: the repository, default: this script's)
 Exit status: 0 clean, 1 violations (one line each), 2 bad usage.
@@ -41,10 +52,177 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SYSCALL = re.compile(r'(?<![A-Za-z0-9_])syscall\s*\(\s*SYS_')
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
 
+# Who may write each field of a shared record: {type: (its header, {field: files})}; "*" is every field.
+REGION = "runtime/region/rt_region.c"
+EVENTS = ("runtime/rt_events.c", "runtime/rt_events.h")
+LOOP = "runtime/control/rt_loop.c"
+WRITERS = {
+    "rt_region_t": ("runtime/region/rt_region.h", {
+        # identity: set once, when the table creates the record
+        **{f: {REGION} for f in ("codeptr", "team_size", "id", "parent_id", "parent_index", "level", "construct")},
+        # each thread's slot; a thread that ends leaves the slots it held
+        "slot": {REGION, "runtime/region/rt_thread.c", *EVENTS},
+        # the pins: the loop's decisions; each thread's bubble CPU, and its way back after a rollback
+        "pin_cpu": {REGION, LOOP, "runtime/rt_events.c"},
+        "back_cpu": {REGION, LOOP, "runtime/rt_events.c"},
+        # where the loop is: written by the loop alone, read by the events at every execution
+        **{f: {LOOP} for f in ("outcome", "measuring", "quiet", "confirming", "pins_applied")},
+        # the TNT: the counter source fills it (through rt_loop_sample), the loop clears it to sample again
+        "tnt": {REGION, LOOP},
+        # what the events see and count at every execution
+        **{f: {REGION, "runtime/rt_events.c"} for f in ("tid", "seen_cpu", "redirect", "busy_sum", "cp_min")},
+        **{f: {"runtime/rt_events.c"} for f in ("nested", "cache_checked", "timed_executions", "cp_sum", "cp_max",
+                                                "source_pending", "repins")},
+        **{f: {"runtime/rt_events.c", "runtime/region/rt_region.h"} for f in ("ending", "executions")},
+    }),
+    "rt_loop_region_t": ("runtime/control/rt_loop.h", {"*": {LOOP}}),
+}
+# Comments and the insides of string and character literals, blanked (braces in strings would break scopes).
+NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+ASSIGN = re.compile(r'\s*(?:<<=|>>=|[-+*/%&|^]=|=(?!=)|\+\+|--)')
+
 
 def code_of(text):
     """text with its comments blanked, newlines kept (line numbers stay true)."""
     return COMMENT.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text)
+
+
+def code_only(text):
+    """text with comments and literal contents blanked, newlines kept."""
+    return NOT_CODE.sub(lambda m: m.group(0)[0] + re.sub(r'[^\n]', ' ', m.group(0)[1:-1]) + m.group(0)[-1]
+                        if m.group(0)[0] in "\"'" else re.sub(r'[^\n]', ' ', m.group(0)), text)
+
+
+def body_fields(body):
+    """The field names declared in a struct's body (nested bodies left out)."""
+    while re.search(r'\{[^{}]*\}', body):
+        body = re.sub(r'\{[^{}]*\}', ' ', body)
+    fields = []
+    for decl in body.split(";"):
+        decl = re.sub(r'_Alignas\s*\([^)]*\)', ' ', decl)
+        for part in decl.split(","):
+            names = re.findall(r'([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?::\s*\d+\s*)?$', part.strip())
+            if names:
+                fields.append(names[0])
+    return fields
+
+
+def struct_bodies(code):
+    """(typedef name or "", body) of every struct and union defined in code."""
+    out = []
+    for m in re.finditer(r'\b(?:struct|union)\s*\w*\s*\{', code):
+        depth, i = 0, m.end() - 1
+        while i < len(code):
+            depth += code[i] == "{"
+            depth -= code[i] == "}"
+            if depth == 0:
+                break
+            i += 1
+        name = re.match(r'\}\s*(\w+)\s*;', code[i:])
+        out.append((name.group(1) if name else "", code[m.end():i]))
+    return out
+
+
+def chunks(code):
+    """(start, end) of each top-level declaration or function (its body included)."""
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(code):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                out.append((start, i + 1))
+                start = i + 1
+        elif c == ";" and depth == 0:
+            out.append((start, i + 1))
+            start = i + 1
+    out.append((start, len(code)))
+    return out
+
+
+def skip_access(code, i):
+    """From just after `p->field`: past its subscripts and member accesses."""
+    while True:
+        j = i
+        while j < len(code) and code[j] in " \t\n":
+            j += 1
+        if j < len(code) and code[j] == "[":
+            depth = 0
+            while j < len(code):
+                depth += code[j] == "["
+                depth -= code[j] == "]"
+                j += 1
+                if depth == 0:
+                    break
+            i = j
+            continue
+        m = re.match(r'(?:\.|->)\s*\w+', code[j:])
+        if m:
+            i = j + m.end()
+            continue
+        return i
+
+
+def foreign_writes(rel, code, rules, elsewhere):
+    """Writes in code (one file, rel) to a field of a WRITERS record by a file not among its writers: through
+    a pointer declared with the record's type, or, for a field no other struct has (elsewhere: the other
+    structs' field names), through any expression."""
+    problems = []
+    for typename, (header, fields, writers) in rules.items():
+        unique = fields - elsewhere
+        tag = typename[:-2] if typename.endswith("_t") else typename
+        decl = re.compile(r'\b(?:' + re.escape(typename) + r'|struct\s+' + re.escape(tag) + r')\s*\*+\s*(?:const\s+)?(\w+)([^;{()]*)')
+        for start, end in chunks(code):
+            chunk = code[start:end]
+            names = set()
+            for m in decl.finditer(chunk):
+                names.add(m.group(1))
+                names.update(re.findall(r',\s*\*+\s*(\w+)', m.group(2)))
+            typed = r'(?<![\w.>])(?:' + "|".join(sorted(names)) + r')\s*->\s*(\w+)\b' if names else None
+            anyhow = r'->\s*(' + "|".join(sorted(unique)) + r')\b' if unique else None
+            if not typed and not anyhow:
+                continue
+            access = re.compile("|".join("(?:%s)" % a for a in (typed, anyhow) if a))
+            for m in access.finditer(chunk):
+                field = next(g for g in m.groups() if g)
+                allowed = writers.get(field, writers.get("*"))
+                if field not in fields or allowed is None or rel in allowed:
+                    continue
+                before = chunk[:m.start()].rstrip()
+                after = chunk[skip_access(chunk, m.end()):]
+                written = (ASSIGN.match(after) or before.endswith(("++", "--")) or
+                           re.search(r'\b(?:memset|memcpy|memmove)\s*\(\s*$', before) or
+                           (before.endswith("&") and not before.endswith("&&") and
+                            not re.search(r'\b__atomic_load_n\s*\(\s*&$', before)))
+                if written:
+                    line = code.count("\n", 0, start + m.start()) + 1
+                    problems.append("%s:%d: writes %s.%s, which only %s may write" % (
+                        rel, line, typename, field, ", ".join(sorted(allowed))))
+    return problems
+
+
+def writer_rules(root, problems):
+    """WRITERS with each record's fields read from its header, for the headers the tree has; a field without
+    writers, or writers of a field the record has not, is a problem."""
+    rules = {}
+    for typename, (header, writers) in WRITERS.items():
+        path = os.path.join(root, header)
+        if not os.path.isfile(path):
+            continue  # not in this tree (a planted one): the success line names the records it checked
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            fields = next((body_fields(b) for n, b in struct_bodies(code_only(fh.read())) if n == typename), None)
+        if fields is None:
+            continue  # likewise
+        for f in fields:
+            if f not in writers and "*" not in writers:
+                problems.append("%s: %s.%s has no declared writers (tools/check_layers.py WRITERS)" % (
+                    header, typename, f))
+        for f in sorted(set(writers) - set(fields) - {"*"}):
+            problems.append("%s: %s has no field %s, whose writers tools/check_layers.py WRITERS declares" % (
+                header, typename, f))
+        rules[typename] = (header, set(fields), writers)
+    return rules
 
 
 def closure(part):
@@ -112,6 +290,13 @@ def check(root):
     for rel in files:
         by_name.setdefault(os.path.basename(rel), []).append(rel)
     problems, graph = [], {}
+    rules = writer_rules(root, problems)
+    elsewhere = set()
+    for rel in files:
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+            for name, body in struct_bodies(code_only(fh.read())):
+                if name not in rules:
+                    elsewhere.update(body_fields(body))
     for rel in files:
         part = part_of(rel)
         if part is None:
@@ -121,6 +306,7 @@ def check(root):
         graph.setdefault(module, set())
         with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
             text = fh.read()
+        problems.extend(foreign_writes(rel, code_only(text), rules, elsewhere))
         if part != "os":
             for m in SYSCALL.finditer(code_of(text)):
                 problems.append("%s:%d: a system call outside runtime/os" % (rel, text.count("\n", 0, m.start()) + 1))
@@ -141,7 +327,7 @@ def check(root):
     for comp in sccs(graph):
         if len(comp) > 1:
             problems.append("include circle among: %s" % ", ".join(comp))
-    return problems
+    return problems, sorted(rules)
 
 
 def main(argv):
@@ -152,13 +338,13 @@ def main(argv):
     if not os.path.isdir(os.path.join(root, "runtime")):
         print("check_layers: %s: no runtime/ folder here" % root, file=sys.stderr)
         return 2
-    problems = check(root)
+    problems, checked = check(root)
     for p in problems:
         print(p)
     if problems:
         print("check_layers: %d problem%s" % (len(problems), "" if len(problems) == 1 else "s"))
         return 1
-    print("check_layers: layers and includes ok")
+    print("check_layers: layers and includes ok; writers checked for %s" % (", ".join(checked) or "no record"))
     return 0
 
 

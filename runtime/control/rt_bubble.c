@@ -321,6 +321,43 @@ static const tree_t *tree_of(const rt_region_t *r)
     return NULL;
 }
 
+/* The order critpath gives a team inside its bubble (rt_loop.c), by region
+ * id: [2 x team_size], the position each thread takes, then the one it
+ * took before. NULL while the team keeps the identity order. Allocated at
+ * its first reordering (a decision), published with a release store. */
+static int *order[RT_REGION_MAX];
+
+int rt_bubble_position(const rt_region_t *r, int index)
+{
+    const int *perm = __atomic_load_n(&order[r->id], __ATOMIC_ACQUIRE);
+    int pos = perm ? __atomic_load_n(&perm[index], __ATOMIC_RELAXED) : index;
+    return pos < 0 || pos >= r->team_size ? index : pos;
+}
+
+int rt_bubble_reorder(rt_region_t *r, const int *perm)
+{
+    int n = r->team_size, *o = __atomic_load_n(&order[r->id], __ATOMIC_ACQUIRE);
+    if (!o) {
+        if (!(o = malloc(2 * (size_t)n * sizeof *o)))
+            return -1;
+        for (int i = 0; i < n; i++)
+            o[i] = o[n + i] = i;
+        __atomic_store_n(&order[r->id], o, __ATOMIC_RELEASE);
+    }
+    for (int i = 0; i < n; i++) {
+        o[n + i] = o[i];
+        __atomic_store_n(&o[i], perm[i], __ATOMIC_RELAXED);
+    }
+    return 0;
+}
+
+void rt_bubble_restore(rt_region_t *r)
+{
+    int n = r->team_size, *o = __atomic_load_n(&order[r->id], __ATOMIC_ACQUIRE);
+    for (int i = 0; o && i < n; i++)
+        __atomic_store_n(&o[i], o[n + i], __ATOMIC_RELAXED);
+}
+
 int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot)
 {
     *slot = -1;
@@ -329,9 +366,7 @@ int rt_bubble_place(rt_region_t *r, int index, int master_slot, int *slot)
         return -1;
     /* The position among the team's CPUs: the thread's own unless critpath
      * reordered the team from its TNT (rt_loop.c). */
-    int pos = __atomic_load_n(&r->perm[index], __ATOMIC_RELAXED);
-    if (pos < 0 || pos >= r->team_size)
-        pos = index;
+    int pos = rt_bubble_position(r, index);
     if (r->parent_id < 0) {
         *slot = pos;
     } else if (master_slot >= 0 && master_slot < t->nslots && t->child[master_slot] >= 0 &&

@@ -236,9 +236,10 @@ void rt_cache_save(void)
     }
     /* This run's regions: a kept mapping is written (new or again), a rolled back one leaves. */
     for (int i = 0; i < rt_region_count(); i++) {
-        rt_region_t *r = rt_region_at(i);
+        const rt_region_t *r = rt_region_at(i);
+        const rt_loop_region_t *l = rt_loop_of(r);
         char code[KEY_LEN], parent[KEY_LEN];
-        int keep = r->outcome == RT_OUTCOME_KEPT || (r->cached && r->outcome == RT_OUTCOME_VERIFYING);
+        int keep = r->outcome == RT_OUTCOME_KEPT || (l->cached && r->outcome == RT_OUTCOME_VERIFYING);
         if ((!keep && r->outcome != RT_OUTCOME_ROLLED_BACK) || region_keys(r, code, parent) != 0)
             continue;
         entry_t *e = find(code, parent, r->team_size);
@@ -260,9 +261,9 @@ void rt_cache_save(void)
             for (int t = 0; t < r->team_size; t++)
                 e->cpus[t] = r->pin_cpu[t];
             /* The baseline stays the one measured before the first move. */
-            if (!r->cached)
-                e->before = r->cp_before_ns;
-            e->after = r->cp_after_ns;
+            if (!l->cached)
+                e->before = l->cp_before_ns;
+            e->after = l->cp_after_ns;
         }
     }
     /* Only a regular file, or a path where nothing is yet, is ever

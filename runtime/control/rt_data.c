@@ -57,7 +57,7 @@ typedef struct memory {
 
 typedef struct data {
     rt_addr_log_t   log;
-    int             resamples;  /* the sampling phase (rt_region_t.resamples) the log belongs to */
+    int             resamples;  /* the sampling phase (the loop's resamples) the log belongs to */
     int             state;
     int             decisions;
     pl_data_plan_t  plan;
@@ -96,7 +96,6 @@ static data_t *get(const rt_region_t *r, int create)
         return NULL;
     }
     d->log = (rt_addr_log_t){.entry = entry, .cap = (uint32_t)cap};
-    d->resamples = r->resamples;
     data_t *none = NULL;
     if (!__atomic_compare_exchange_n(&by_id[r->id], &none, d, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         free(entry);
@@ -106,15 +105,15 @@ static data_t *get(const rt_region_t *r, int create)
     return d;
 }
 
-rt_addr_log_t *rt_data_log(const rt_region_t *r)
+rt_addr_log_t *rt_data_log(const rt_region_t *r, int phase)
 {
     if (rt_conf->mode != RT_MODE_LOOP || !rt_conf->data || rt_mach->topo.nnodes < 2 || !rt_counters_addresses())
         return NULL;
     data_t *d = get(r, 1);
     if (!d)
         return NULL;
-    if (d->resamples != r->resamples) { /* a fresh sampling phase: a fresh table, a fresh log */
-        d->resamples = r->resamples;
+    if (d->resamples != phase) { /* a fresh sampling phase: a fresh table, a fresh log */
+        d->resamples = phase;
         d->log.n = 0;
         d->log.dropped = 0;
         d->log.spacing = 0;
@@ -413,7 +412,8 @@ static void record_dry_run(data_t *d, const rt_region_t *r)
     rt_verbose(1, "region %d: dry run: would move %.0f pages of %d ranges", r->id, d->plan.pages, d->plan.nactions);
 }
 
-int rt_data_decide(rt_region_t *r, int threads, int must, double thread_gain, int moved)
+int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads, int must, double thread_gain,
+                   int moved)
 {
     data_t *d = get(r, 0);
     if (!d || !d->log.n || d->state == ST_VERIFYING)
@@ -444,7 +444,7 @@ int rt_data_decide(rt_region_t *r, int threads, int must, double thread_gain, in
     if (rt_mem_cost_line(&line.mig_fixed_us, &line.mig_page_us, d->line, sizeof d->line) != 0)
         snprintf(d->line, sizeof d->line, "MaMI's line (no calibration cached)");
     int balancing = rt_numa_balancing_mode();
-    double cp = r->cp_before_ns > 0 ? r->cp_before_ns : 0;
+    double cp = cp_ns > 0 ? cp_ns : 0;
     d->params = (pl_data_params_t){.page_bytes = rt_mem_page_size(), .bridge_bytes = d->log.spacing,
                                    .no_migrate = balancing == 1 || balancing == 3,
                                    .mig_fixed_us = line.mig_fixed_us, .mig_page_us = line.mig_page_us,
@@ -461,7 +461,7 @@ int rt_data_decide(rt_region_t *r, int threads, int must, double thread_gain, in
     double threads_saved = 0, threads_cost = 0;
     if (threads) {
         double after = cp * (1 - (thread_gain > 0 ? thread_gain : 0));
-        if (plan_with(d, r, &in, r->map_node, after, &mixed, in.other) != 0)
+        if (plan_with(d, r, &in, to_node, after, &mixed, in.other) != 0)
             goto out;
         uint64_t nmoves = 0, ns = 0;
         rt_affinity_totals(&nmoves, &ns);
@@ -509,15 +509,15 @@ out:
     return rc;
 }
 
-int rt_data_verified(rt_region_t *r, int faster)
+int rt_data_verified(rt_region_t *r, double before_ns, double after_ns)
 {
     data_t *d = get(r, 0);
     if (!d || d->state != ST_VERIFYING)
         return 0;
     int alone = !d->with_threads;
-    d->cp_before = r->cp_before_ns;
-    d->cp_after = r->cp_after_ns;
-    if (faster) {
+    d->cp_before = before_ns;
+    d->cp_after = after_ns;
+    if (after_ns < before_ns) {
         d->state = ST_KEPT;
         for (int i = 0; i < d->nmoves; i++) /* kept: nothing will go back */
             rt_mem_undo_free(&d->moves[i].undo);

@@ -24,8 +24,9 @@
  */
 
 /* The log the counter source writes r's sampled addresses into, or NULL
- * (nothing to log: see above). Allocates at a region's first need. */
-rt_addr_log_t *rt_data_log(const rt_region_t *r);
+ * (nothing to log: see above); phase: the loop's count of r's sampling
+ * phases (a new one starts a new log). Allocates at a region's first need. */
+rt_addr_log_t *rt_data_log(const rt_region_t *r, int phase);
 
 enum {
     RT_DATA_NONE = 0,   /* the data stays: the threads' decision goes on */
@@ -34,8 +35,9 @@ enum {
                            threads' move goes on, and its verification judges both */
 };
 
-/* At the end of r's sampling phase, its threads' decision made: threads =
- * whether it moves them (to r->map_node), must = whether they must move
+/* At the end of r's sampling phase, its threads' decision made: to_node =
+ * the node it gives each thread, cp_ns = r's critical path measured before
+ * it (0 unknown), threads = whether it moves them, must = whether they must move
  * whatever the data does (they ran where they may not stay), thread_gain =
  * its relative gain at worst (0 without evidence), moved = the threads it
  * moves. Plans the data's move on r's log with the threads where they run
@@ -45,13 +47,14 @@ enum {
  * executions (Broquedis et al. 4.4). In dry run it is recorded, not made.
  * Also records the memory behind r's remote references for the report.
  * Allocates; system calls (a maps read, the moves). */
-int rt_data_decide(rt_region_t *r, int threads, int must, double thread_gain, int moved);
+int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads, int must, double thread_gain,
+                   int moved);
 
-/* After a move's verification window (r->cp_after_ns against
- * r->cp_before_ns), when the data moved: kept when faster, else every page
- * back where it was and the default policy back. Returns 1 when the data
- * moved alone (the threads have nothing to restore), 0 otherwise. */
-int rt_data_verified(rt_region_t *r, int faster);
+/* After a move's verification window (critical path after_ns against
+ * before_ns), when the data moved: kept when faster, else every page back
+ * where it was and the default policy back. Returns 1 when the data moved
+ * alone (the threads have nothing to restore), 0 otherwise. */
+int rt_data_verified(rt_region_t *r, double before_ns, double after_ns);
 
 /* Where the memory behind remote references was first touched
  * (memory/rt_origin.h): rt_data_preload starts recording at the program's

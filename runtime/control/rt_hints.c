@@ -6,6 +6,7 @@
 
 #include "rt_hints.h"
 #include "rt_log.h"
+#include "rt_loop.h"
 #include "rt_mem.h"
 #include "rt_policy.h"
 #include "rt_thread.h"
@@ -24,6 +25,10 @@
  * thread id, so the rest of the region already runs placed; the region
  * keeps the pins for its next executions (nested teams take them there).
  */
+/* Threads each region's update_hints calls moved, by region id (the
+ * report's hint_moves). */
+static int moves[RT_REGION_MAX];
+
 static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team_size, int level, void *ctx)
 {
     rt_thread_t *thr = rt_thread_current();
@@ -37,9 +42,10 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
     size_t cells = (size_t)team_size * (size_t)nd;
     uint64_t *refs = calloc(cells, sizeof *refs);
     int *nodes = malloc((size_t)team_size * sizeof *nodes), *cores = malloc((size_t)team_size * sizeof *cores);
+    int *cpus = malloc((size_t)team_size * sizeof *cpus), *pin = malloc((size_t)team_size * sizeof *pin);
     int rc = -1, moved = 0;
     double us;
-    if (!refs || !nodes || !cores) {
+    if (!refs || !nodes || !cores || !cpus || !pin) {
         errno = ENOMEM;
         goto out;
     }
@@ -49,34 +55,32 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
     }
     if (rt_policy_run(rt_conf->policy, &rt_mach->pl, refs, team_size, nodes, cores, &us) != 0)
         goto out;
+    /* pin[t]: the CPU decided for thread t, or -1 when the hints agree
+     * with where it runs (it stays). */
     for (int t = 0; t < team_size; t++) {
         rt_thread_t *m = __atomic_load_n(&r->slot[t].member, __ATOMIC_RELAXED);
-        int cpu = rt_mach->topo.cpus[nodes[t]][cores[t]];
+        cpus[t] = rt_mach->topo.cpus[nodes[t]][cores[t]];
         int pinned = m ? __atomic_load_n(&m->place.pinned_cpu, __ATOMIC_RELAXED) : -1;
         int now = pinned >= 0                              ? pinned
                   : m && m->place.home_cpu >= 0             ? m->place.home_cpu
                   : r->seen_cpu[t] >= 0 || !m               ? r->seen_cpu[t]
                                                             : rt_task_cpu(m->place.tid); /* never sampled */
-        r->decided_cpu[t] = cpu;
-        if (now >= 0 && rt_topo_node_of_cpu(&rt_mach->topo, now) == nodes[t])
-            continue; /* the hints agree with where this thread runs */
-        __atomic_store_n(&r->pin_cpu[t], cpu, __ATOMIC_RELAXED);
-        moved++;
-        /* Now, by thread id, only in an outermost team: a nested region's
-         * record is shared by the inner teams of every outer thread, so its
-         * member slots may name another team's threads. Those take the pins
-         * at their next entry into the region instead. */
-        if (!rt_affinity_applies() || !m || r->level != 1)
-            continue;
-        if (rt_affinity_move(&m->place, cpu, RT_MOVER_HINTS) == 0)
-            __atomic_store_n(&m->last_cpu, cpu, __ATOMIC_RELAXED);
+        int agree = now >= 0 && rt_topo_node_of_cpu(&rt_mach->topo, now) == nodes[t];
+        pin[t] = agree ? -1 : cpus[t];
+        moved += !agree;
     }
-    if (moved) {
-        r->pins_applied = rt_affinity_applies();
-        r->hint_moves += moved;
-        for (int t = 0; t < team_size; t++)
-            r->map_node[t] = nodes[t];
+    rt_loop_hinted(r, nodes, cpus, pin);
+    /* Now, by thread id, only in an outermost team: a nested region's
+     * record is shared by the inner teams of every outer thread, so its
+     * member slots may name another team's threads. Those take the pins
+     * at their next entry into the region instead. */
+    for (int t = 0; moved && rt_affinity_applies() && r->level == 1 && t < team_size; t++) {
+        rt_thread_t *m = __atomic_load_n(&r->slot[t].member, __ATOMIC_RELAXED);
+        if (m && pin[t] >= 0 && rt_affinity_move(&m->place, pin[t], RT_MOVER_HINTS) == 0)
+            __atomic_store_n(&m->last_cpu, pin[t], __ATOMIC_RELAXED);
     }
+    if (moved)
+        __atomic_fetch_add(&moves[r->id], moved, __ATOMIC_RELAXED);
     rt_verbose(1, "region %d: update_hints at level %d: %d of %d threads moved (%d buffers, decided in %.1f us)%s",
                r->id, level, moved, team_size, nhints, us, rt_affinity_applies() ? "" : " (dry run)");
     rc = 0;
@@ -84,7 +88,14 @@ out:
     free(refs);
     free(nodes);
     free(cores);
+    free(cpus);
+    free(pin);
     return rc;
+}
+
+void rt_hints_report_json(FILE *f, const rt_region_t *r)
+{
+    fprintf(f, ",\"hint_moves\":%d", __atomic_load_n(&moves[r->id], __ATOMIC_RELAXED));
 }
 
 void rt_hints_init(void)

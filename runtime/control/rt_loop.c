@@ -17,6 +17,7 @@
 #include "rt_settings.h"
 #include "rt_symbol.h"
 #include "rt_topology.h"
+#include "rt_util.h"
 
 /* A decision whose move does not stand out from the table's sampling error
  * (pl_evidence) samples this many more phases before it gives up and moves
@@ -49,65 +50,137 @@
 #define LOOP_MAX_SAMPLED 16
 /* Its executions are short (one loop, not a region) and right after a
  * move the threads re-pin one by one at their next begin of it: its
- * baseline and verification windows are LOOP_WINDOW times longer
- * (RT_LOOP_WINDOW in rt_region.h), the first LOOP_SETTLE executions after
- * a move are not timed, and a window counts by its median: over
+ * baseline and verification windows are LOOP_WINDOW times longer, the
+ * first LOOP_SETTLE executions after a move are not timed, and a window
+ * counts by its median: over
  * executions of a millisecond what the machine adds comes in lumps ten
  * times their length (a timer tick, another process, the emulator's
  * charges), so the fastest says little about the rest and a few lumps
  * decide the mean (measured in the 2-node VM: a window's executions of
  * 0.3 ms with two of 12 and 16 ms). */
 #define LOOP_SETTLE 1
+#define LOOP_WINDOW 2
+
+/* The loop's state of each region, by id: set when the record is created,
+ * before it is published (rt_region_on_create), never changed after. */
+static rt_loop_region_t *loops[RT_REGION_MAX];
+
+static inline rt_loop_region_t *state(const rt_region_t *r)
+{
+    return loops[r->id];
+}
+
+const rt_loop_region_t *rt_loop_of(const rt_region_t *r)
+{
+    return state(r);
+}
+
+static void state_free(rt_loop_region_t *st)
+{
+    free(st->window);
+    free(st->tnt_samples);
+    free(st->tnt_after);
+    free(st->map_node);
+    free(st->prev_pin_cpu);
+    free(st->decided_cpu);
+    free(st);
+}
+
+/* A new record (rt_region_on_create): the loop's state, and where the
+ * region starts. */
+static int created(rt_region_t *r)
+{
+    size_t n = (size_t)r->team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
+    rt_loop_region_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return -1;
+    st->tnt_samples = calloc(n, sizeof *st->tnt_samples);
+    st->tnt_after = calloc(cells, sizeof *st->tnt_after);
+    st->map_node = malloc(n * sizeof *st->map_node);
+    st->prev_pin_cpu = malloc(n * sizeof *st->prev_pin_cpu);
+    st->decided_cpu = malloc(n * sizeof *st->decided_cpu);
+    if (!st->tnt_samples || !st->tnt_after || !st->map_node || !st->prev_pin_cpu || !st->decided_cpu ||
+        (r->construct && !(st->window = calloc((size_t)LOOP_WINDOW * (size_t)rt_conf->sample, sizeof *st->window)))) {
+        state_free(st);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        st->map_node[i] = st->prev_pin_cpu[i] = st->decided_cpu[i] = -1;
+    st->phase_min = UINT64_MAX;
+    /* The monitor alone (imar2) moves threads while regions run; the loop
+     * decides nothing, but a region's first executions are still sampled:
+     * the monitor's latency factor reads their TNT. */
+    int loop = rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR;
+    /* One NUMA node: there is nothing to place, so nothing is sampled
+     * either, and a program pays no source (rt_loop_why says so). */
+    int nodes = rt_mach->ok && rt_mach->topo.nnodes > 1;
+    r->outcome = loop && nodes ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
+    r->measuring = rt_conf->mode != RT_MODE_OFF && nodes;
+    if (rt_conf->mode == RT_MODE_BUBBLE)
+        r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
+    loops[r->id] = st;
+    return 0;
+}
+
+void rt_loop_init(void)
+{
+    rt_region_on_create(created);
+}
 
 /* A new window of executions within the current phase. */
 static void window_reset(rt_region_t *r)
 {
-    r->phase_execs = 0;
-    r->cp_phase_sum = 0;
-    r->phase_min = UINT64_MAX;
-    r->phase_max = 0;
+    rt_loop_region_t *st = state(r);
+    st->phase_execs = 0;
+    st->cp_phase_sum = 0;
+    st->phase_min = UINT64_MAX;
+    st->phase_max = 0;
 }
 
 static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
 {
+    rt_loop_region_t *st = state(r);
     r->outcome = outcome;
     r->measuring = measuring;
     r->quiet = 0;
-    r->settle = 0;
+    st->settle = 0;
     window_reset(r);
 }
 
 /* Executions in a timing window (baseline, verification). */
 static int window_execs(const rt_region_t *r)
 {
-    return r->construct ? RT_LOOP_WINDOW * rt_conf->sample : rt_conf->sample;
+    return r->construct ? LOOP_WINDOW * rt_conf->sample : rt_conf->sample;
 }
 
 static void phase_add(rt_region_t *r, uint64_t cp)
 {
-    if (r->window && r->phase_execs < window_execs(r))
-        r->window[r->phase_execs] = cp;
-    r->phase_execs++;
-    r->cp_phase_sum += cp;
-    if (cp < r->phase_min)
-        r->phase_min = cp;
-    if (cp > r->phase_max)
-        r->phase_max = cp;
+    rt_loop_region_t *st = state(r);
+    if (st->window && st->phase_execs < window_execs(r))
+        st->window[st->phase_execs] = cp;
+    st->phase_execs++;
+    st->cp_phase_sum += cp;
+    if (cp < st->phase_min)
+        st->phase_min = cp;
+    if (cp > st->phase_max)
+        st->phase_max = cp;
 }
 
 static double phase_mean(const rt_region_t *r)
 {
-    return r->phase_execs ? (double)r->cp_phase_sum / r->phase_execs : 0.0;
+    const rt_loop_region_t *st = state(r);
+    return st->phase_execs ? (double)st->cp_phase_sum / st->phase_execs : 0.0;
 }
 
 static int loop_needs_samples(const rt_region_t *r)
 {
-    if (!r->construct || r->phase_execs >= LOOP_MAX_SAMPLED * rt_conf->sample)
+    const rt_loop_region_t *st = state(r);
+    if (!r->construct || st->phase_execs >= LOOP_MAX_SAMPLED * rt_conf->sample)
         return 0;
     uint64_t total = 0, least = UINT64_MAX;
     for (int i = 0; i < r->team_size; i++) {
-        total += r->tnt_samples[i];
-        least = r->tnt_samples[i] < least ? r->tnt_samples[i] : least;
+        total += st->tnt_samples[i];
+        least = st->tnt_samples[i] < least ? st->tnt_samples[i] : least;
     }
     return least < LOOP_MIN_EACH && total < (uint64_t)LOOP_MIN_SAMPLES * (uint64_t)r->team_size;
 }
@@ -123,11 +196,12 @@ static int cmp_u64(const void *a, const void *b)
  * place: the window is over). */
 static double window_cp(rt_region_t *r)
 {
-    int n = r->phase_execs < window_execs(r) ? r->phase_execs : window_execs(r);
-    if (!r->window || n == 0)
-        return (double)r->phase_min;
-    qsort(r->window, (size_t)n, sizeof *r->window, cmp_u64);
-    return n % 2 ? (double)r->window[n / 2] : 0.5 * ((double)r->window[n / 2 - 1] + (double)r->window[n / 2]);
+    rt_loop_region_t *st = state(r);
+    int n = st->phase_execs < window_execs(r) ? st->phase_execs : window_execs(r);
+    if (!st->window || n == 0)
+        return (double)st->phase_min;
+    qsort(st->window, (size_t)n, sizeof *st->window, cmp_u64);
+    return n % 2 ? (double)st->window[n / 2] : 0.5 * ((double)st->window[n / 2 - 1] + (double)st->window[n / 2]);
 }
 
 static int tnt_empty(const rt_region_t *r)
@@ -141,6 +215,7 @@ static int tnt_empty(const rt_region_t *r)
 
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
 {
+    rt_loop_region_t *st = state(r);
     *out = (rt_sample_t){
         .codeptr = r->codeptr,
         .parent_id = r->parent_id,
@@ -148,12 +223,12 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
         .id = r->id,
         .team_size = r->team_size,
         .nnodes = rt_mach->topo.nnodes,
-        .tnt = r->confirming ? r->tnt_after : r->tnt,
-        .samples = r->confirming ? NULL : r->tnt_samples,
+        .tnt = r->confirming ? st->tnt_after : r->tnt,
+        .samples = r->confirming ? NULL : st->tnt_samples,
         .record = r->measuring,
-        .once = r->phase_execs == 0,
+        .once = st->phase_execs == 0,
         .after = r->confirming,
-        .addrs = r->confirming ? NULL : rt_data_log(r),
+        .addrs = r->confirming ? NULL : rt_data_log(r, st->resamples),
     };
 }
 
@@ -278,12 +353,13 @@ static int space_cpu(const space_t *sp, int n, int k)
 }
 
 /* Run the policy on the region's TNT in the team's space; fill
- * r->map_node, cores and r->decided_cpu, and *crowded (team_space). 0 or
+ * st->map_node, cores and st->decided_cpu, and *crowded (team_space). 0 or
  * -1 with errno. The predictions before and after are made on one basis:
  * the node and the core (within its node) each thread ran on while
  * sampled, against the decided ones. */
 static int decide(rt_region_t *r, int *cores, int *crowded)
 {
+    rt_loop_region_t *st = state(r);
     space_t space;
     int *cap = malloc((size_t)rt_mach->topo.nnodes * sizeof *cap);
     if (!cap)
@@ -291,19 +367,19 @@ static int decide(rt_region_t *r, int *cores, int *crowded)
     team_space(&space, r, cap);
     *crowded = space.crowded;
     const pl_topo_t *topo = &space.topo;
-    if (rt_policy_run(rt_conf->policy, topo, r->tnt, r->team_size, r->map_node, cores, &r->decision_us) != 0) {
+    if (rt_policy_run(rt_conf->policy, topo, r->tnt, r->team_size, st->map_node, cores, &st->decision_us) != 0) {
         free(cap);
         return -1;
     }
     for (int i = 0; i < r->team_size; i++)
-        r->decided_cpu[i] = space_cpu(&space, r->map_node[i], cores[i]);
+        st->decided_cpu[i] = space_cpu(&space, st->map_node[i], cores[i]);
     pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt_mach->topo.nnodes, .refs = r->tnt};
-    pl_mapping_t map = {.nthreads = r->team_size, .node = r->map_node, .core = cores};
-    r->decision_policy = rt_conf->policy;
-    pl_predict(topo, &tnt, rt_policy_model(), &map, NULL, &r->predicted_after);
+    pl_mapping_t map = {.nthreads = r->team_size, .node = st->map_node, .core = cores};
+    st->decision_policy = rt_conf->policy;
+    pl_predict(topo, &tnt, rt_policy_model(), &map, NULL, &st->predicted_after);
     int *now = malloc((size_t)r->team_size * sizeof *now);
     int *now_core = malloc((size_t)r->team_size * sizeof *now_core);
-    r->predicted_before = 0;
+    st->predicted_before = 0;
     if (now && now_core) {
         int known = 1;
         for (int i = 0; i < r->team_size && known; i++) {
@@ -315,8 +391,8 @@ static int decide(rt_region_t *r, int *cores, int *crowded)
                     now_core[i] = c;
         }
         pl_mapping_t cur = {.nthreads = r->team_size, .node = now, .core = now_core};
-        if (!known || pl_predict(topo, &tnt, rt_policy_model(), &cur, NULL, &r->predicted_before) != 0)
-            r->predicted_before = 0;
+        if (!known || pl_predict(topo, &tnt, rt_policy_model(), &cur, NULL, &st->predicted_before) != 0)
+            st->predicted_before = 0;
     }
     free(now);
     free(now_core);
@@ -327,13 +403,14 @@ static int decide(rt_region_t *r, int *cores, int *crowded)
 /* Whether every thread already runs on the node the decision gives it. */
 static int decision_matches_current(const rt_region_t *r)
 {
+    const rt_loop_region_t *st = state(r);
     for (int i = 0; i < r->team_size; i++)
-        if (rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]) != r->map_node[i])
+        if (rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]) != st->map_node[i])
             return 0;
     return 1;
 }
 
-/* Why a decision moved nothing (r->note); the ones with numbers are
+/* Why a decision moved nothing (st->note); the ones with numbers are
  * written out by rt_loop_why from the table and the evidence. */
 static const char NOTE_HOME[] = "every thread runs on the node of most of its references";
 static const char NOTE_NO_BETTER[] = "no better mapping within capacity";
@@ -365,20 +442,21 @@ static int thread_away(const rt_region_t *r)
 
 /* Whether the gain predicted for moving each thread from the node in
  * `from` (-1: unknown, taken as not moving: a thread never seen sampled
- * has no references either) to r->map_node survives the table's sampling
- * error (pl_evidence); fills r->evidence. */
+ * has no references either) to st->map_node survives the table's sampling
+ * error (pl_evidence); fills st->evidence. */
 static int has_evidence(rt_region_t *r, int *from)
 {
+    rt_loop_region_t *st = state(r);
     size_t cells = (size_t)r->team_size * (size_t)rt_mach->topo.nnodes;
     uint64_t *scratch = malloc(cells * sizeof *scratch);
     for (int i = 0; i < r->team_size; i++)
         if (from[i] < 0)
-            from[i] = r->map_node[i];
+            from[i] = st->map_node[i];
     pl_tnt_t tnt = {.nthreads = r->team_size, .nnodes = rt_mach->topo.nnodes, .refs = r->tnt};
-    int rc = scratch ? pl_evidence(&rt_mach->pl, &tnt, rt_policy_model(), from, r->map_node, scratch, &r->evidence)
+    int rc = scratch ? pl_evidence(&rt_mach->pl, &tnt, rt_policy_model(), from, st->map_node, scratch, &st->evidence)
                      : -ENOMEM;
     free(scratch);
-    return rc == 0 && r->evidence.enough;
+    return rc == 0 && st->evidence.enough;
 }
 
 /* The move the decision asks for lacks evidence: when the model predicts
@@ -388,24 +466,25 @@ static int has_evidence(rt_region_t *r, int *from)
  * and after MAX_EXTENSIONS move nothing. */
 static void too_thin(rt_region_t *r)
 {
-    if (!(r->evidence.gain > 0)) {
-        r->note = NOTE_NO_GAIN;
-        rt_verbose(1, "region %d: %s (%.0f %%); nothing moves", r->id, r->note, 100 * r->evidence.gain);
+    rt_loop_region_t *st = state(r);
+    if (!(st->evidence.gain > 0)) {
+        st->note = NOTE_NO_GAIN;
+        rt_verbose(1, "region %d: %s (%.0f %%); nothing moves", r->id, st->note, 100 * st->evidence.gain);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
         return;
     }
-    if (r->extensions < MAX_EXTENSIONS) {
-        r->extensions++;
+    if (st->extensions < MAX_EXTENSIONS) {
+        st->extensions++;
         rt_verbose(1, "region %d: %llu references: the move is predicted %.0f %% faster, at worst %.0f %% within "
-                   "sampling error; sampling %d more executions", r->id, (unsigned long long)r->evidence.refs,
-                   100 * r->evidence.gain, 100 * r->evidence.worst, rt_conf->sample);
+                   "sampling error; sampling %d more executions", r->id, (unsigned long long)st->evidence.refs,
+                   100 * st->evidence.gain, 100 * st->evidence.worst, rt_conf->sample);
         phase_reset(r, RT_OUTCOME_SAMPLING, 1);
         return;
     }
-    r->note = NOTE_TOO_FEW;
+    st->note = NOTE_TOO_FEW;
     rt_verbose(1, "region %d: %llu references: the move is predicted %.0f %% faster, at worst %.0f %% within "
-               "sampling error: too few to decide; nothing moves", r->id, (unsigned long long)r->evidence.refs,
-               100 * r->evidence.gain, 100 * r->evidence.worst);
+               "sampling error: too few to decide; nothing moves", r->id, (unsigned long long)st->evidence.refs,
+               100 * st->evidence.gain, 100 * st->evidence.worst);
     phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
 }
 
@@ -416,7 +495,7 @@ static void too_thin(rt_region_t *r)
 static void adopt_decision(rt_region_t *g)
 {
     for (int i = 0; i < g->team_size; i++)
-        __atomic_store_n(&g->pin_cpu[i], g->decided_cpu[i], __ATOMIC_RELAXED);
+        __atomic_store_n(&g->pin_cpu[i], state(g)->decided_cpu[i], __ATOMIC_RELAXED);
     g->pins_applied = rt_affinity_applies();
 }
 
@@ -440,17 +519,19 @@ static int team_has_pins(const rt_region_t *r)
 
 static void apply(rt_region_t *r)
 {
+    rt_loop_region_t *st = state(r);
     for (int i = 0; i < r->team_size; i++) {
-        r->prev_pin_cpu[i] = r->pin_cpu[i];
-        __atomic_store_n(&r->pin_cpu[i], r->decided_cpu[i], __ATOMIC_RELAXED);
+        st->prev_pin_cpu[i] = r->pin_cpu[i];
+        __atomic_store_n(&r->pin_cpu[i], st->decided_cpu[i], __ATOMIC_RELAXED);
     }
     r->pins_applied = rt_affinity_applies();
     if (!r->pins_applied)
         return;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
+        rt_loop_region_t *gs = state(g);
         if (g != r && g->team_size == r->team_size && g->outcome == RT_OUTCOME_UNCHANGED &&
-            g->decided_cpu[0] >= 0 && g->pin_cpu[0] < 0)
+            gs->decided_cpu[0] >= 0 && g->pin_cpu[0] < 0)
             adopt_decision(g);
     }
 }
@@ -475,6 +556,7 @@ static void keep(rt_region_t *r)
 
 static void end_confirm(rt_region_t *r)
 {
+    rt_loop_region_t *st = state(r);
     r->confirming = 0;
     r->measuring = 0;
     window_reset(r);
@@ -482,9 +564,9 @@ static void end_confirm(rt_region_t *r)
     int nd = rt_mach->topo.nnodes;
     for (int i = 0; i < r->team_size; i++)
         for (int n = 0; n < nd; n++) {
-            uint64_t v = r->tnt_after[(size_t)i * (size_t)nd + (size_t)n];
+            uint64_t v = st->tnt_after[(size_t)i * (size_t)nd + (size_t)n];
             total += v;
-            local += n == r->map_node[i] ? v : 0;
+            local += n == st->map_node[i] ? v : 0;
         }
     rt_verbose(1, "region %d: after the move %llu of %llu sampled references are local", r->id,
                (unsigned long long)local, (unsigned long long)total);
@@ -498,6 +580,7 @@ static void end_confirm(rt_region_t *r)
  */
 static void decide_in_team(rt_region_t *r)
 {
+    rt_loop_region_t *st = state(r);
     int n = r->team_size, nd = rt_mach->topo.nnodes;
     int *pos_node = malloc((size_t)n * sizeof *pos_node), *cap = calloc((size_t)nd, sizeof *cap);
     int *cores = malloc((size_t)n * sizeof *cores), *perm = malloc((size_t)n * sizeof *perm);
@@ -508,38 +591,38 @@ static void decide_in_team(rt_region_t *r)
             cap[pos_node[i]]++;
         pl_topo_t topo = rt_mach->pl;
         topo.capacity = cap;
-        rc = rt_policy_run(rt_conf->policy, &topo, r->tnt, n, r->map_node, cores, &r->decision_us);
+        rc = rt_policy_run(rt_conf->policy, &topo, r->tnt, n, st->map_node, cores, &st->decision_us);
         /* Thread i takes the cores[i]-th of the team's positions on its node. */
         for (int i = 0; rc == 0 && i < n; i++) {
             int k = cores[i], p = 0;
             for (; p < n; p++)
-                if (pos_node[p] == r->map_node[i] && k-- == 0)
+                if (pos_node[p] == st->map_node[i] && k-- == 0)
                     break;
             perm[i] = p;
-            same &= perm[i] == r->perm[i];
+            same &= perm[i] == rt_bubble_position(r, i);
         }
     }
     int evidence = 0;
     if (rc == 0 && !same) {
         for (int i = 0; i < n; i++)
-            cores[i] = pos_node[r->perm[i]]; /* where thread i runs now */
+            cores[i] = pos_node[rt_bubble_position(r, i)]; /* where thread i runs now */
         evidence = has_evidence(r, cores);
     }
     if (rc != 0 || same) {
-        r->note = rc ? "no decision inside its bubble (no tree, or the policy refused)"
+        st->note = rc ? "no decision inside its bubble (no tree, or the policy refused)"
                      : "every thread already has its place among its bubble's CPUs";
-        rt_verbose(1, "region %d: %s", r->id, r->note);
+        rt_verbose(1, "region %d: %s", r->id, st->note);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
     } else if (!evidence) {
         too_thin(r);
+    } else if (rt_bubble_reorder(r, perm) != 0) {
+        st->note = "no decision inside its bubble (out of memory)";
+        rt_verbose(1, "region %d: %s", r->id, st->note);
+        phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
     } else {
-        r->decision_policy = rt_conf->policy;
-        for (int i = 0; i < n; i++) {
-            r->prev_perm[i] = r->perm[i];
-            __atomic_store_n(&r->perm[i], perm[i], __ATOMIC_RELAXED);
-        }
+        st->decision_policy = rt_conf->policy;
         rt_verbose(1, "region %d: %s reordered the team inside its bubble in %.1f us", r->id,
-                   pl_policy_name(rt_conf->policy), r->decision_us);
+                   pl_policy_name(rt_conf->policy), st->decision_us);
         if (r->pins_applied && rt_conf->verify)
             phase_reset(r, RT_OUTCOME_VERIFYING, 0);
         else if (r->pins_applied)
@@ -574,7 +657,8 @@ static const char *region_name(const rt_region_t *r, char *buf, size_t len)
  * the threads, their move goes on and its verification judges both. */
 static int data_alone(rt_region_t *r, int threads, int must, double thread_gain)
 {
-    if (rt_data_decide(r, threads, must, thread_gain, r->evidence.moved) != RT_DATA_ALONE)
+    rt_loop_region_t *st = state(r);
+    if (rt_data_decide(r, st->map_node, st->cp_before_ns, threads, must, thread_gain, st->evidence.moved) != RT_DATA_ALONE)
         return 0;
     if (!rt_affinity_applies())
         phase_reset(r, RT_OUTCOME_DECIDED, 0);
@@ -587,8 +671,9 @@ static int data_alone(rt_region_t *r, int threads, int must, double thread_gain)
 
 static void end_sampling(rt_region_t *r)
 {
+    rt_loop_region_t *st = state(r);
     char name[960];
-    r->allot_gen = rt_affinity_allotment(NULL);
+    st->allot_gen = rt_affinity_allotment(NULL);
     if (tnt_empty(r)) {
         rt_verbose(1, "region %d%s: no references from the counter source; placement unchanged", r->id,
                    region_name(r, name, sizeof name));
@@ -611,13 +696,13 @@ static void end_sampling(rt_region_t *r)
             pthread_mutex_unlock(&nest_lock);
         rt_verbose(1, "region %d: the %s policy refused the table (%s); placement unchanged",
                    r->id, pl_policy_name(rt_conf->policy), cores ? strerror(errno) : "out of memory");
-        r->note = "the policy refused the table";
+        st->note = "the policy refused the table";
         free(cores);
         phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
         return;
     }
     rt_verbose(1, "region %d%s: %s decided in %.1f us, predicted %.3g -> %.3g", r->id,
-               region_name(r, name, sizeof name), pl_policy_name(rt_conf->policy), r->decision_us, r->predicted_before, r->predicted_after);
+               region_name(r, name, sizeof name), pl_policy_name(rt_conf->policy), st->decision_us, st->predicted_before, st->predicted_after);
     free(cores);
     int *from = malloc((size_t)r->team_size * sizeof *from);
     for (int i = 0; from && i < r->team_size; i++)
@@ -625,14 +710,14 @@ static void end_sampling(rt_region_t *r)
     int evidence = from && has_evidence(r, from);
     free(from);
     int matches = decision_matches_current(r), threads = !matches && (evidence || crowded);
-    if (data_alone(r, threads, crowded, evidence ? r->evidence.worst : 0.0)) {
+    if (data_alone(r, threads, crowded, evidence ? st->evidence.worst : 0.0)) {
         if (nested)
             pthread_mutex_unlock(&nest_lock);
         return;
     }
     if (matches) {
-        r->note = thread_away(r) < 0 ? NOTE_HOME : NOTE_NO_BETTER;
-        rt_verbose(1, "region %d: %s; nothing to move", r->id, r->note);
+        st->note = thread_away(r) < 0 ? NOTE_HOME : NOTE_NO_BETTER;
+        rt_verbose(1, "region %d: %s; nothing to move", r->id, st->note);
         if (nested || team_has_pins(r))
             adopt_decision(r);
         if (nested)
@@ -678,7 +763,8 @@ static void end_sampling(rt_region_t *r)
 
 static int home_early(rt_region_t *r)
 {
-    if (r->construct || r->level != 1 || rt_conf->mode != RT_MODE_LOOP || r->extensions)
+    rt_loop_region_t *st = state(r);
+    if (r->construct || r->level != 1 || rt_conf->mode != RT_MODE_LOOP || st->extensions)
         return 0;
     int nd = rt_mach->topo.nnodes;
     for (int i = 0; i < r->team_size; i++) {
@@ -695,10 +781,10 @@ static int home_early(rt_region_t *r)
     free(cores);
     if (!same)
         return 0;
-    r->allot_gen = rt_affinity_allotment(NULL);
-    r->note = NOTE_HOME;
-    rt_verbose(1, "region %d: %s after %d sampled executions; sampling stops, nothing to move", r->id, r->note,
-               r->phase_execs);
+    st->allot_gen = rt_affinity_allotment(NULL);
+    st->note = NOTE_HOME;
+    rt_verbose(1, "region %d: %s after %d sampled executions; sampling stops, nothing to move", r->id, st->note,
+               st->phase_execs);
     phase_reset(r, RT_OUTCOME_UNCHANGED, 0);
     return 1;
 }
@@ -716,15 +802,16 @@ static int home_early(rt_region_t *r)
  */
 static int bouncing(rt_region_t *r, int execs)
 {
+    rt_loop_region_t *st = state(r);
     /* Under the bubble policy a team's CPUs come from its tree, which every region of a nest shares. */
-    if ((r->outcome != RT_OUTCOME_KEPT && r->outcome != RT_OUTCOME_UNCHANGED) || r->compromise ||
+    if ((r->outcome != RT_OUTCOME_KEPT && r->outcome != RT_OUTCOME_UNCHANGED) || st->compromise ||
         !r->pins_applied || execs < 1 || (rt_conf->mode == RT_MODE_BUBBLE))
         return 0;
-    double rate = (double)(r->repins - r->repins_mark) / execs;
+    double rate = (double)(r->repins - st->repins_mark) / execs;
     uint64_t n, ns;
     rt_affinity_totals(&n, &ns);
     double cost = n ? rate * (double)ns / (double)n : 0.0;
-    double gain = r->cp_after_ns > 0 ? r->cp_before_ns - r->cp_after_ns : 0.0;
+    double gain = st->cp_after_ns > 0 ? st->cp_before_ns - st->cp_after_ns : 0.0;
     return rate >= 1.0 && gain <= cost;
 }
 
@@ -738,7 +825,7 @@ static int settled_with_pins(const rt_region_t *g)
  * compromise yet, and never one that was undone. */
 static int may_compromise(const rt_region_t *g)
 {
-    return g->compromise == RT_COMPROMISE_NONE && settled_with_pins(g);
+    return state(g)->compromise == RT_COMPROMISE_NONE && settled_with_pins(g);
 }
 
 /* Each member's mean per execution before the compromise and in its first
@@ -749,26 +836,28 @@ static void judge_compromise(rt_region_t *r)
     double alone = 0, shared = 0;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
-        if (!same_team(g, r) || g->compromise != RT_COMPROMISE_PENDING || !settled_with_pins(g))
+        rt_loop_region_t *gs = state(g);
+        if (!same_team(g, r) || gs->compromise != RT_COMPROMISE_PENDING || !settled_with_pins(g))
             continue;
-        if (g->cp_shared_ns <= 0)
+        if (gs->cp_shared_ns <= 0)
             return; /* a member has not measured it yet */
-        alone += g->cp_alone_ns * (double)g->executions;
-        shared += g->cp_shared_ns * (double)g->executions;
+        alone += gs->cp_alone_ns * (double)g->executions;
+        shared += gs->cp_shared_ns * (double)g->executions;
     }
     int keep = shared < alone;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
-        if (!same_team(g, r) || g->compromise != RT_COMPROMISE_PENDING)
+        rt_loop_region_t *gs = state(g);
+        if (!same_team(g, r) || gs->compromise != RT_COMPROMISE_PENDING)
             continue;
-        g->compromise = keep ? RT_COMPROMISE_KEPT : RT_COMPROMISE_UNDONE;
+        gs->compromise = keep ? RT_COMPROMISE_KEPT : RT_COMPROMISE_UNDONE;
         if (keep)
             continue;
         for (int t = 0; t < g->team_size; t++) {
-            __atomic_store_n(&g->pin_cpu[t], g->decided_cpu[t], __ATOMIC_RELAXED);
-            g->map_node[t] = g->decided_cpu[t] >= 0 ? rt_topo_node_of_cpu(&rt_mach->topo, g->decided_cpu[t]) : -1;
+            __atomic_store_n(&g->pin_cpu[t], gs->decided_cpu[t], __ATOMIC_RELAXED);
+            gs->map_node[t] = gs->decided_cpu[t] >= 0 ? rt_topo_node_of_cpu(&rt_mach->topo, gs->decided_cpu[t]) : -1;
         }
-        g->cp_settled_ns = -1; /* the next window holds the switch back: skip it */
+        gs->cp_settled_ns = -1; /* the next window holds the switch back: skip it */
     }
     rt_verbose(1, "compromise for the team of region %d: %.0f ns per execution under it, %.0f ns before: %s", r->id,
                shared, alone, keep ? "kept" : "not faster; each region back to its own pins");
@@ -788,9 +877,10 @@ static void compromise(rt_region_t *r)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
+        rt_loop_region_t *gs = state(g);
         if (!same_team(g, r) || !may_compromise(g) || !g->executions)
             continue;
-        if (g->cp_window_ns <= 0)
+        if (gs->cp_window_ns <= 0)
             goto out; /* a member with no settled window yet: nothing to judge the compromise against */
         double total = 0;
         for (size_t c = 0; c < cells; c++)
@@ -815,16 +905,17 @@ static void compromise(rt_region_t *r)
         goto out;
     for (int i = 0; i < rt_region_count(); i++) {
         rt_region_t *g = rt_region_at(i);
+        rt_loop_region_t *gs = state(g);
         if (!same_team(g, r) || !may_compromise(g))
             continue;
         for (int t = 0; t < team; t++) {
-            g->map_node[t] = nodes[t];
+            gs->map_node[t] = nodes[t];
             __atomic_store_n(&g->pin_cpu[t], space_cpu(&space, nodes[t], cores[t]), __ATOMIC_RELAXED);
         }
-        g->compromise = rt_conf->verify ? RT_COMPROMISE_PENDING : RT_COMPROMISE_KEPT;
-        g->cp_alone_ns = g->cp_window_ns;
-        g->cp_shared_ns = 0;
-        g->cp_settled_ns = -1; /* the next window still holds the switch: skip it */
+        gs->compromise = rt_conf->verify ? RT_COMPROMISE_PENDING : RT_COMPROMISE_KEPT;
+        gs->cp_alone_ns = gs->cp_window_ns;
+        gs->cp_shared_ns = 0;
+        gs->cp_settled_ns = -1; /* the next window still holds the switch: skip it */
         log_mapping(g, "compromise: pinned to");
     }
     rt_verbose(1, "%d regions of %d threads re-pinned at every switch; one mapping for all, decided in %.1f us",
@@ -850,30 +941,29 @@ out:
  */
 static void end_verify(rt_region_t *r)
 {
-    r->cp_after_ns = window_cp(r);
-    if (rt_data_verified(r, r->cp_after_ns < r->cp_before_ns)) { /* the data moved alone: no thread to restore */
-        if (r->cp_after_ns < r->cp_before_ns)
+    rt_loop_region_t *st = state(r);
+    st->cp_after_ns = window_cp(r);
+    if (rt_data_verified(r, st->cp_before_ns, st->cp_after_ns)) { /* the data moved alone: no thread to restore */
+        if (st->cp_after_ns < st->cp_before_ns)
             keep(r);
         else
             phase_reset(r, RT_OUTCOME_ROLLED_BACK, 0);
         return;
     }
-    if (!(r->cp_after_ns < r->cp_before_ns)) {
-        for (int i = 0; i < r->team_size; i++) {
-            if ((rt_conf->mode == RT_MODE_BUBBLE)) {
-                __atomic_store_n(&r->perm[i], r->prev_perm[i], __ATOMIC_RELAXED);
-                continue;
-            }
-            if (r->prev_pin_cpu[i] < 0)
+    if (!(st->cp_after_ns < st->cp_before_ns)) {
+        if (rt_conf->mode == RT_MODE_BUBBLE)
+            rt_bubble_restore(r);
+        for (int i = 0; rt_conf->mode != RT_MODE_BUBBLE && i < r->team_size; i++) {
+            if (st->prev_pin_cpu[i] < 0)
                 __atomic_store_n(&r->back_cpu[i], r->seen_cpu[i], __ATOMIC_RELAXED);
-            __atomic_store_n(&r->pin_cpu[i], r->prev_pin_cpu[i], __ATOMIC_RELAXED);
+            __atomic_store_n(&r->pin_cpu[i], st->prev_pin_cpu[i], __ATOMIC_RELAXED);
         }
         rt_verbose(1, "region %d: critical path %.0f ns after, %.0f ns before (noise %.1f%%): not faster; "
-                   "rolled back", r->id, r->cp_after_ns, r->cp_before_ns, 100 * r->noise);
+                   "rolled back", r->id, st->cp_after_ns, st->cp_before_ns, 100 * st->noise);
         phase_reset(r, RT_OUTCOME_ROLLED_BACK, 0);
     } else {
-        rt_verbose(1, "region %d: critical path %.0f ns -> %.0f ns; kept", r->id, r->cp_before_ns,
-                   r->cp_after_ns);
+        rt_verbose(1, "region %d: critical path %.0f ns -> %.0f ns; kept", r->id, st->cp_before_ns,
+                   st->cp_after_ns);
         keep(r);
     }
 }
@@ -881,11 +971,12 @@ static void end_verify(rt_region_t *r)
 /* A new sampling phase for a settled region: a fresh TNT, then a decision. */
 static void sample_again(rt_region_t *r)
 {
+    rt_loop_region_t *st = state(r);
     memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt);
-    memset(r->tnt_samples, 0, (size_t)r->team_size * sizeof *r->tnt_samples);
-    memset(r->tnt_after, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt_after);
-    r->resamples++;
-    r->cp_settled_ns = 0;
+    memset(st->tnt_samples, 0, (size_t)r->team_size * sizeof *st->tnt_samples);
+    memset(st->tnt_after, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *st->tnt_after);
+    st->resamples++;
+    st->cp_settled_ns = 0;
     r->confirming = 0;
     phase_reset(r, RT_OUTCOME_SAMPLING, 1);
 }
@@ -896,14 +987,15 @@ static void sample_again(rt_region_t *r)
  * home (the allotment) and is sampled and decided again inside it. */
 static int allotment_moved(rt_region_t *r)
 {
+    rt_loop_region_t *st = state(r);
     if (r->outcome == RT_OUTCOME_OFF || r->outcome == RT_OUTCOME_SAMPLING || r->outcome == RT_OUTCOME_VERIFYING ||
-        r->allot_gen == rt_affinity_allotment(NULL))
+        st->allot_gen == rt_affinity_allotment(NULL))
         return 0;
     for (int i = 0; i < r->team_size; i++) {
-        r->prev_pin_cpu[i] = -1;
+        st->prev_pin_cpu[i] = -1;
         __atomic_store_n(&r->pin_cpu[i], -1, __ATOMIC_RELAXED);
     }
-    r->compromise = RT_COMPROMISE_NONE;
+    st->compromise = RT_COMPROMISE_NONE;
     rt_verbose(1, "region %d: the rank has new CPUs (MPI mapper); sampling again inside them", r->id);
     sample_again(r);
     return 1;
@@ -911,6 +1003,7 @@ static int allotment_moved(rt_region_t *r)
 
 void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
+    rt_loop_region_t *st = state(r);
     int sample = rt_conf->sample;
     if (allotment_moved(r))
         return;
@@ -919,10 +1012,10 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         /* Only the monitor alone (imar2) measures such a region: its first
          * `sample` sampled executions fill the TNT, then it is only timed. */
         if (r->measuring) {
-            if (rt_counters_intrusive() && r->armed_execs == r->armed_seen && ++r->unarmed < 8 * sample)
+            if (rt_counters_intrusive() && st->armed_execs == st->armed_seen && ++st->unarmed < 8 * sample)
                 return;
-            r->armed_seen = r->armed_execs;
-            if (++r->phase_execs >= sample)
+            st->armed_seen = st->armed_execs;
+            if (++st->phase_execs >= sample)
                 r->measuring = 0;
         }
         /* Never watched for drift: once its TNT is in (if the monitor wants
@@ -934,9 +1027,9 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             /* An intrusive source samples one execution at a time: one that
              * another region held (a parent sampling at the same time) does
              * not count, unless that goes on for long. */
-            if (rt_counters_intrusive() && r->armed_execs == r->armed_seen && ++r->unarmed < 8 * sample)
+            if (rt_counters_intrusive() && st->armed_execs == st->armed_seen && ++st->unarmed < 8 * sample)
                 return;
-            r->armed_seen = r->armed_execs;
+            st->armed_seen = st->armed_execs;
             /* Counting executions: their times are not a fair baseline when
              * the source slows them, so a timing-only phase follows. A
              * source sampled by time keeps the phase open until its window
@@ -944,7 +1037,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             phase_add(r, cp);
             if (rt_counters_intrusive() && home_early(r))
                 return;
-            if (r->phase_execs < sample || r->source_pending || loop_needs_samples(r))
+            if (st->phase_execs < sample || r->source_pending || loop_needs_samples(r))
                 return;
             if (rt_counters_intrusive()) {
                 window_reset(r);
@@ -953,57 +1046,57 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             }
         } else {
             phase_add(r, cp);
-            if (r->phase_execs < window_execs(r))
+            if (st->phase_execs < window_execs(r))
                 return;
         }
         /* The fastest execution of each phase: interference from the rest of
          * the machine only ever adds time. */
-        r->cp_before_ns = window_cp(r);
-        r->noise = r->phase_min ? (double)(r->phase_max - r->phase_min) / (double)r->phase_min : 0.0;
+        st->cp_before_ns = window_cp(r);
+        st->noise = st->phase_min ? (double)(st->phase_max - st->phase_min) / (double)st->phase_min : 0.0;
         end_sampling(r);
         return;
     case RT_OUTCOME_VERIFYING:
-        if (r->construct && r->settle < LOOP_SETTLE) {
-            r->settle++;
+        if (r->construct && st->settle < LOOP_SETTLE) {
+            st->settle++;
             return;
         }
         phase_add(r, cp);
-        if (r->phase_execs >= window_execs(r))
+        if (st->phase_execs >= window_execs(r))
             end_verify(r);
         return;
     default:
         if (r->confirming) {
-            if (++r->phase_execs >= sample && !r->source_pending)
+            if (++st->phase_execs >= sample && !r->source_pending)
                 end_confirm(r);
             return;
         }
         /* Settled: watch for drift over windows of executions. */
         phase_add(r, cp);
-        if (r->phase_execs < DRIFT_WINDOW * sample)
+        if (st->phase_execs < DRIFT_WINDOW * sample)
             return;
         {
             /* The reference is the first window after settling: the region's
              * time with the placement it kept, whatever happened before. */
             double mean = phase_mean(r);
-            int bounced = bouncing(r, r->phase_execs);
-            r->repins_mark = r->repins;
-            r->cp_window_ns = mean;
+            int bounced = bouncing(r, st->phase_execs);
+            st->repins_mark = r->repins;
+            st->cp_window_ns = mean;
             if (bounced) {
                 compromise(r);
-            } else if (r->cp_settled_ns < 0) {
-                r->cp_settled_ns = 0;
-            } else if (r->cp_settled_ns == 0) {
-                r->cp_settled_ns = mean;
+            } else if (st->cp_settled_ns < 0) {
+                st->cp_settled_ns = 0;
+            } else if (st->cp_settled_ns == 0) {
+                st->cp_settled_ns = mean;
                 /* Not watched for drift (below): timed rarely from now on. */
                 r->quiet = mean < DRIFT_MIN_NS || r->outcome == RT_OUTCOME_NO_DATA;
-                if (r->compromise == RT_COMPROMISE_PENDING) {
-                    r->cp_shared_ns = mean;
+                if (st->compromise == RT_COMPROMISE_PENDING) {
+                    st->cp_shared_ns = mean;
                     judge_compromise(r);
                 }
-            } else if (r->outcome != RT_OUTCOME_NO_DATA && r->cp_settled_ns >= DRIFT_MIN_NS &&
-                       (mean > r->cp_settled_ns * (1 + DRIFT) || mean < r->cp_settled_ns / (1 + DRIFT))) {
+            } else if (r->outcome != RT_OUTCOME_NO_DATA && st->cp_settled_ns >= DRIFT_MIN_NS &&
+                       (mean > st->cp_settled_ns * (1 + DRIFT) || mean < st->cp_settled_ns / (1 + DRIFT))) {
                 rt_verbose(1, "region %d: critical path drifted %.0f -> %.0f ns; sampling again", r->id,
-                           r->cp_settled_ns, mean);
+                           st->cp_settled_ns, mean);
                 sample_again(r);
                 return;
             }
@@ -1029,6 +1122,7 @@ static int loops_of(const rt_region_t *r, int *first)
 
 void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
 {
+    const rt_loop_region_t *st = state(r);
     int first_loop = -1;
     int sample = rt_conf->sample;
     rt_source_t src = rt_counters_used();
@@ -1053,19 +1147,19 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
                      "(regions %d and on)", (unsigned long long)r->executions, loops_of(r, &first_loop), first_loop);
         else if (r->measuring && r->construct)
             snprintf(buf, len, "ran %llu executions: %d sampled, until each thread has %d references or they have "
-                     "%d each on average (at most %d)", (unsigned long long)r->executions, r->phase_execs,
+                     "%d each on average (at most %d)", (unsigned long long)r->executions, st->phase_execs,
                      LOOP_MIN_EACH, LOOP_MIN_SAMPLES, LOOP_MAX_SAMPLED * sample);
         else if (r->measuring)
             snprintf(buf, len, "ran %llu executions: %d of the %d sampled ones it needs%s",
-                     (unsigned long long)r->executions, r->phase_execs, sample,
+                     (unsigned long long)r->executions, st->phase_execs, sample,
                      rt_counters_intrusive() ? ", then as many unsampled ones for a clean baseline" : "");
         else
             snprintf(buf, len, "ran %llu executions: sampled, %d of the %d clean ones it needs for a baseline",
-                     (unsigned long long)r->executions, r->phase_execs, window_execs(r));
+                     (unsigned long long)r->executions, st->phase_execs, window_execs(r));
         return;
     case RT_OUTCOME_VERIFYING:
         snprintf(buf, len, "%s; ran %d of the %d executions that verify the move (ran %llu in all)",
-                 r->cached ? "started from the cached mapping" : "moved", r->phase_execs, window_execs(r),
+                 st->cached ? "started from the cached mapping" : "moved", st->phase_execs, window_execs(r),
                  (unsigned long long)r->executions);
         return;
     case RT_OUTCOME_NO_DATA:
@@ -1075,18 +1169,18 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
                  : src == RT_SOURCE_HINTS ? " (the program attached no buffer with omp_numa_attach)" : "");
         return;
     case RT_OUTCOME_UNCHANGED:
-        if (r->note == NOTE_TOO_FEW) {
+        if (st->note == NOTE_TOO_FEW) {
             snprintf(buf, len, "%llu references (%llu for the thread with fewest, in %d sampling phases): too few "
                      "to decide: the move is predicted %.0f %% faster, %.0f %% within sampling error",
-                     (unsigned long long)r->evidence.refs, (unsigned long long)r->evidence.least, r->extensions + 1,
-                     100 * r->evidence.gain, 100 * r->evidence.worst);
-        } else if (r->note == NOTE_NO_BETTER) {
+                     (unsigned long long)st->evidence.refs, (unsigned long long)st->evidence.least, st->extensions + 1,
+                     100 * st->evidence.gain, 100 * st->evidence.worst);
+        } else if (st->note == NOTE_NO_BETTER) {
             int t = thread_away(r);
             snprintf(buf, len, "no better mapping within capacity: thread %d runs on node %d, most of its "
                      "references are on node %d", t, t >= 0 ? rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[t]) : -1,
                      t >= 0 ? data_node(r, t) : -1);
         } else {
-            snprintf(buf, len, "%s", r->note ? r->note : "nothing to move");
+            snprintf(buf, len, "%s", st->note ? st->note : "nothing to move");
         }
         return;
     default:
@@ -1094,19 +1188,43 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
     }
 }
 
+void rt_loop_hinted(rt_region_t *r, const int *nodes, const int *cpus, const int *pin)
+{
+    rt_loop_region_t *st = state(r);
+    int moved = 0;
+    for (int t = 0; t < r->team_size; t++) {
+        st->decided_cpu[t] = cpus[t];
+        if (pin[t] >= 0) {
+            __atomic_store_n(&r->pin_cpu[t], pin[t], __ATOMIC_RELAXED);
+            moved++;
+        }
+    }
+    if (!moved)
+        return;
+    r->pins_applied = rt_affinity_applies();
+    for (int t = 0; t < r->team_size; t++)
+        st->map_node[t] = nodes[t];
+}
+
+void rt_loop_source_armed(rt_region_t *r)
+{
+    state(r)->armed_execs++;
+}
+
 int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns)
 {
+    rt_loop_region_t *st = state(r);
     if (r->outcome != RT_OUTCOME_SAMPLING || r->executions) {
         errno = EINVAL;
         return -1;
     }
     for (int i = 0; i < r->team_size; i++) {
-        r->decided_cpu[i] = cpus[i];
-        r->map_node[i] = rt_topo_node_of_cpu(&rt_mach->topo, cpus[i]);
+        st->decided_cpu[i] = cpus[i];
+        st->map_node[i] = rt_topo_node_of_cpu(&rt_mach->topo, cpus[i]);
     }
-    r->decision_policy = rt_conf->policy;
-    r->cp_before_ns = before_ns;
-    r->cached = 1;
+    st->decision_policy = rt_conf->policy;
+    st->cp_before_ns = before_ns;
+    st->cached = 1;
     apply(r);
     log_mapping(r, "cached mapping: pinned to");
     if (r->pins_applied && rt_conf->verify && before_ns > 0)
@@ -1116,4 +1234,78 @@ int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns)
     else
         phase_reset(r, RT_OUTCOME_DECIDED, 0);
     return 0;
+}
+
+void rt_loop_report_json(FILE *f, const rt_region_t *r)
+{
+    const rt_loop_region_t *st = state(r);
+    int nd = rt_mach->topo.nnodes;
+    fprintf(f, ",\"tnt\":[");
+    for (int i = 0; i < r->team_size; i++) {
+        fputs(i ? "," : "", f);
+        rt_json_u64_array(f, r->tnt + (size_t)i * (size_t)nd, nd);
+    }
+    fprintf(f, "],\"tnt_after\":[");
+    for (int i = 0; i < r->team_size; i++) {
+        fputs(i ? "," : "", f);
+        rt_json_u64_array(f, st->tnt_after + (size_t)i * (size_t)nd, nd);
+    }
+    fprintf(f, "],\"tnt_samples\":");
+    rt_json_u64_array(f, st->tnt_samples, r->team_size);
+    fprintf(f, ",\"mapping\":");
+    if (st->map_node[0] >= 0)
+        rt_json_int_array(f, st->map_node, r->team_size);
+    else
+        fputs("null", f);
+    fprintf(f, ",\"cpus\":");
+    rt_json_int_array(f, r->pin_cpu, r->team_size);
+    fprintf(f, ",\"seen_cpus\":");
+    rt_json_int_array(f, r->seen_cpu, r->team_size);
+    int shared = st->compromise == RT_COMPROMISE_PENDING || st->compromise == RT_COMPROMISE_KEPT;
+    fprintf(f, ",\"pins_applied\":%s,\"repins\":%llu,\"compromise\":%s,\"compromise_undone\":%s,\"cached\":%s,"
+            "\"outcome\":",
+            r->pins_applied ? "true" : "false", (unsigned long long)r->repins, shared ? "true" : "false",
+            st->compromise == RT_COMPROMISE_UNDONE ? "true" : "false",
+            st->cached ? "true" : "false");
+    rt_json_string(f, rt_outcome_name(r->outcome));
+    char why[256];
+    rt_loop_why(r, why, sizeof why);
+    fprintf(f, ",\"why\":");
+    if (why[0])
+        rt_json_string(f, why);
+    else
+        fputs("null", f);
+    fprintf(f, ",\"decision\":");
+    if (st->map_node[0] >= 0) {
+        fprintf(f, "{\"policy\":");
+        rt_json_string(f, pl_policy_name((pl_policy_t)st->decision_policy));
+        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f,"
+                "\"evidence\":{\"references\":%llu,\"least\":%llu,\"moved\":%d,\"gain\":%.6g,\"worst\":%.6g,"
+                "\"enough\":%s,\"extensions\":%d}}",
+                st->decision_us, st->predicted_before, st->predicted_after, st->noise,
+                (unsigned long long)st->evidence.refs, (unsigned long long)st->evidence.least, st->evidence.moved,
+                st->evidence.gain, st->evidence.worst, st->evidence.enough ? "true" : "false", st->extensions);
+    } else {
+        fputs("null", f);
+    }
+}
+
+void rt_loop_report_json_phases(FILE *f, const rt_region_t *r)
+{
+    const rt_loop_region_t *st = state(r);
+    fprintf(f, ",\"resamples\":%d,\"allotment\":%u", st->resamples, st->allot_gen);
+}
+
+void rt_loop_report_text(FILE *f, const rt_region_t *r)
+{
+    const rt_loop_region_t *st = state(r);
+    char why[256];
+    rt_loop_why(r, why, sizeof why);
+    if (why[0])
+        fprintf(f, "ompnuma: %3s why: %s\n", "", why);
+    if (st->map_node[0] >= 0 && st->evidence.refs)
+        fprintf(f, "ompnuma: %3s evidence: %llu references (fewest for a thread %llu), %d threads moved, "
+                "predicted %.0f %% faster, %.0f %% at worst\n", "", (unsigned long long)st->evidence.refs,
+                (unsigned long long)st->evidence.least, st->evidence.moved, 100 * st->evidence.gain,
+                100 * st->evidence.worst);
 }

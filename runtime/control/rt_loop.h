@@ -4,8 +4,69 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include "pl.h"
 #include "rt_region.h"
 #include "rt_sources.h"
+
+/* A region's part in a compromise mapping (rt_loop_region_t.compromise). */
+typedef enum {
+    RT_COMPROMISE_NONE = 0,
+    RT_COMPROMISE_PENDING, /* pinned to it; not measured faster yet */
+    RT_COMPROMISE_KEPT,    /* the team measured faster under it, or verify=off */
+    RT_COMPROMISE_UNDONE,  /* the team was not faster: back to its own pins, never tried again */
+} rt_compromise_t;
+
+/*
+ * The loop's own state of a region, allocated with the record (the loop is
+ * told of each new one, rt_region_on_create) and written by rt_loop.c
+ * alone (tools/check_layers.py checks it). The region record keeps what
+ * the events read at every execution: the outcome, measuring, quiet,
+ * confirming, the pins. Others read it through rt_loop_of.
+ */
+typedef struct rt_loop_region {
+    uint64_t    *window;        /* construct: [LOOP_WINDOW x sample] critical paths of the
+                                   current timing window (its median is taken) */
+    int          phase_execs;   /* executions in the current phase */
+    int          settle;        /* construct: executions let pass since a move */
+    uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
+    uint64_t     phase_min, phase_max;
+    int          resamples;     /* times a drift or a new allotment re-opened sampling */
+    unsigned     allot_gen;     /* the rank's allotment (rt_affinity_allotment) its last
+                                   sampling phase ended in: a new one re-opens sampling */
+    double       cp_before_ns;  /* fastest baseline execution before the decision */
+    double       cp_after_ns;   /* fastest verification execution after it (0: not measured) */
+    double       cp_settled_ns; /* mean of the first window once settled: drift reference
+                                   (0 not yet measured, -1 skip the next window) */
+    double       noise;         /* relative spread measured while sampling */
+    uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
+    uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
+    int         *map_node;      /* [team_size] decided node, -1 undecided */
+    int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
+    int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
+    int          extensions;    /* sampling phases added because the table was too thin */
+    pl_evidence_t evidence;     /* what the last decision's move rested on (pl_evidence) */
+    int          decision_policy;
+    double       decision_us;
+    double       predicted_before, predicted_after;
+    uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
+    uint64_t     armed_seen;    /* armed_execs the loop has counted */
+    int          unarmed;       /* sampling executions the source could not arm */
+    uint64_t     repins_mark;   /* the region's repins at the start of the current window */
+    int          compromise;    /* pins shared with other regions to stop bouncing
+                                   (rt_compromise_t) */
+    double       cp_window_ns;  /* mean of the last settled window */
+    double       cp_alone_ns;   /* under a compromise: that mean before it ... */
+    double       cp_shared_ns;  /* ... and the first settled window's under it (0: not yet) */
+    const char  *note;          /* why the last decision moved nothing (a static string), or NULL */
+    int          cached;        /* it started from a mapping kept in an earlier run (rt_loop_adopt) */
+} rt_loop_region_t;
+
+/* Once, before the first region: the loop is told of each new record. */
+void rt_loop_init(void);
+
+/* The loop's state of r (never NULL for a record created after rt_loop_init). */
+const rt_loop_region_t *rt_loop_of(const rt_region_t *r);
 
 /* The primary thread, after execution of r whose critical path was cp ns.
  * Advances r through sampling -> baseline -> decision -> verification ->
@@ -15,6 +76,16 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp);
 /* What a counter source is told about the current execution of r: the loop
  * alone knows which table is being filled and whether a phase just began. */
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out);
+
+/* The counter source armed an execution of r (rt_events.c): one an
+ * intrusive source samples counts toward its phase. */
+void rt_loop_source_armed(rt_region_t *r);
+
+/* omp_numa_update_hints decided cpus[t] on nodes[t] for r's threads
+ * (rt_hints.c); pin[t] is cpus[t] for a thread that moves, -1 for one that
+ * stays. The decision is r's (its mapping, its report); the pins hold for
+ * its next executions. */
+void rt_loop_hinted(rt_region_t *r, const int *nodes, const int *cpus, const int *pin);
 
 /* Start r, not yet executed, from a mapping kept earlier (the placement
  * cache): cpus per thread, and the critical path measured before that move.
@@ -26,5 +97,13 @@ int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns);
  * ("ran 1 execution: 1 of the 4 sampled ones it needs", "no references
  * ..."); "" when it has one (kept, rolled back, decided in dry run). */
 void rt_loop_why(const rt_region_t *r, char *buf, size_t len);
+
+/* r's part of its report object (tools/report/report_schema.json), in the
+ * report's order: from "tnt" to "decision", and "resamples", "allotment"
+ * (rt_report.c writes the rest); its readable lines under the table's row
+ * (why, evidence). */
+void rt_loop_report_json(FILE *f, const rt_region_t *r);
+void rt_loop_report_json_phases(FILE *f, const rt_region_t *r);
+void rt_loop_report_text(FILE *f, const rt_region_t *r);
 
 #endif

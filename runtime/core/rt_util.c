@@ -111,6 +111,22 @@ void rt_json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void rt_json_u64_array(FILE *f, const uint64_t *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+    fputc(']', f);
+}
+
+void rt_json_int_array(FILE *f, const int *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%d", i ? "," : "", v[i]);
+    fputc(']', f);
+}
+
 int rt_parse_int(const char *text, int lo, int hi, int *out)
 {
     char *end;

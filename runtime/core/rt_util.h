@@ -3,6 +3,7 @@
 #define OMPNUMA_RT_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Largest file rt_read_file reads: far above any TNT, report or topology
@@ -30,6 +31,9 @@ const char *rt_read_file_error(int err);
 
 /* s as a JSON string literal, quotes included. */
 void rt_json_string(FILE *f, const char *s);
+/* v[0..n-1] as a JSON array of numbers. */
+void rt_json_u64_array(FILE *f, const uint64_t *v, int n);
+void rt_json_int_array(FILE *f, const int *v, int n);
 
 /* text, all of it, as a decimal integer in [lo, hi] into *out: 0, or -1
  * (no number, something after it, out of range). */

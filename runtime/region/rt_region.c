@@ -3,10 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_affinity.h"
 #include "rt_log.h"
 #include "rt_region.h"
-#include "rt_settings.h"
 #include "rt_topology.h"
 
 /* Open addressing over (codeptr, team size, parent, parent index). A program has tens of
@@ -97,23 +95,22 @@ static void region_free(rt_region_t *r)
     free(r->slot);
     free(r->busy_sum);
     free(r->tnt);
-    free(r->tnt_samples);
-    free(r->tnt_after);
-    free(r->map_node);
     free(r->pin_cpu);
-    free(r->prev_pin_cpu);
     free(r->back_cpu);
     free(r->seen_cpu);
-    free(r->decided_cpu);
-    free(r->perm);
-    free(r->prev_perm);
     free(r->tid);
-    free(r->window);
     free(r);
 }
 
+static rt_region_created_fn created_fn; /* the placement loop's (rt_region_on_create) */
+
+void rt_region_on_create(rt_region_created_fn fn)
+{
+    created_fn = fn;
+}
+
 static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t *parent, int parent_index,
-                           int construct)
+                           int construct, int id)
 {
     size_t n = (size_t)team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
     rt_region_t *r = aligned_alloc(_Alignof(rt_region_t), sizeof *r);
@@ -124,50 +121,29 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->slot = aligned_alloc(64, n * sizeof *r->slot);
     r->busy_sum = calloc(n, sizeof *r->busy_sum);
     r->tnt = calloc(cells, sizeof *r->tnt);
-    r->tnt_samples = calloc(n, sizeof *r->tnt_samples);
-    r->tnt_after = calloc(cells, sizeof *r->tnt_after);
-    r->map_node = malloc(n * sizeof *r->map_node);
     r->pin_cpu = malloc(n * sizeof *r->pin_cpu);
-    r->prev_pin_cpu = malloc(n * sizeof *r->prev_pin_cpu);
     r->back_cpu = malloc(n * sizeof *r->back_cpu);
     r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
-    r->decided_cpu = malloc(n * sizeof *r->decided_cpu);
-    r->perm = malloc(n * sizeof *r->perm);
-    r->prev_perm = malloc(n * sizeof *r->prev_perm);
-    if (!r->slot || !r->busy_sum || !r->tnt || !r->tnt_samples || !r->tnt_after || !r->map_node || !r->pin_cpu ||
-        !r->prev_pin_cpu || !r->back_cpu || !r->seen_cpu || !r->decided_cpu || !r->perm || !r->prev_perm) {
+    if (!r->slot || !r->busy_sum || !r->tnt || !r->pin_cpu || !r->back_cpu || !r->seen_cpu ||
+        (construct && !(r->tid = calloc(n, sizeof *r->tid)))) {
         region_free(r);
         return NULL;
     }
     memset(r->slot, 0, n * sizeof *r->slot);
-    for (size_t i = 0; i < n; i++) {
-        r->map_node[i] = r->pin_cpu[i] = r->prev_pin_cpu[i] = r->back_cpu[i] = r->seen_cpu[i] = r->decided_cpu[i] = -1;
-        r->perm[i] = r->prev_perm[i] = (int)i;
-    }
-    if (construct && (!(r->tid = calloc(n, sizeof *r->tid)) ||
-                      !(r->window = calloc((size_t)RT_LOOP_WINDOW * (size_t)rt_conf->sample, sizeof *r->window)))) {
-        region_free(r);
-        return NULL;
-    }
+    for (size_t i = 0; i < n; i++)
+        r->pin_cpu[i] = r->back_cpu[i] = r->seen_cpu[i] = -1;
     r->codeptr = codeptr;
     r->team_size = team_size;
+    r->id = id;
     r->parent_id = parent ? parent->id : -1;
     r->parent_index = parent_index;
     r->construct = construct;
     r->level = parent ? parent->level + !construct : 1;
     r->cp_min = UINT64_MAX;
-    r->phase_min = UINT64_MAX;
-    /* The monitor alone (imar2) moves threads while regions run; the loop
-     * decides nothing, but a region's first executions are still sampled:
-     * the monitor's latency factor reads their TNT (rt_loop.c). */
-    int loop = rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR;
-    /* One NUMA node: there is nothing to place, so nothing is sampled
-     * either, and a program pays no source (rt_loop_why says so). */
-    int nodes = rt_mach->ok && rt_mach->topo.nnodes > 1;
-    r->outcome = loop && nodes ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
-    r->measuring = rt_conf->mode != RT_MODE_OFF && nodes;
-    if (rt_conf->mode == RT_MODE_BUBBLE)
-        r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
+    if (created_fn && created_fn(r) != 0) {
+        region_free(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -210,8 +186,7 @@ static rt_region_t *get(const void *codeptr, int team_size, const rt_region_t *p
                 pthread_mutex_unlock(&insert_lock);
                 note_unmeasured(codeptr, team_size, parent_id, parent_index);
                 return NULL;
-            } else if ((found = create(codeptr, team_size, parent, parent_index, construct))) {
-                found->id = nregions;
+            } else if ((found = create(codeptr, team_size, parent, parent_index, construct, nregions))) {
                 by_id[nregions] = found;
                 __atomic_store_n(&nregions, nregions + 1, __ATOMIC_RELEASE);
                 __atomic_store_n(&table[s], found, __ATOMIC_RELEASE);

@@ -6,12 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "pl.h"
-
 struct rt_thread;
-
-/* A construct's timing windows are this many times `sample` executions (rt_loop.c). */
-#define RT_LOOP_WINDOW 2
 
 /* Most regions (and loops placed inside one) a process records: ids are
  * 0 .. RT_REGION_MAX - 1, so a part may keep its own state per region in
@@ -51,9 +46,17 @@ typedef struct rt_slot {
  * first execution (the only allocation); afterwards every field a worker
  * touches is a preallocated slot of its own.
  *
- * Ownership: slot[i], tnt row i and the pin read are thread i's; all
- * other fields are written by the team's primary thread at region end,
- * after the join barrier made the workers' writes visible.
+ * The record holds the region's identity and what the events read or
+ * write at every execution (rt_events.h); each control part keeps its own
+ * state per region in its own file, indexed by `id` (the loop's in
+ * rt_loop.c, the bubbles', the hints', the data's), and writes its own
+ * part of the report. Who may write each field is declared in
+ * tools/check_layers.py (WRITERS) and checked there.
+ *
+ * Ownership between threads: slot[i], tnt row i, seen_cpu[i], back_cpu[i]
+ * and the pin read are thread i's; all other fields are written by the
+ * team's primary thread at region end, after the join barrier made the
+ * workers' writes visible.
  */
 typedef struct rt_region {
     /* Read by every team member at every execution; written only when the
@@ -69,25 +72,25 @@ typedef struct rt_region {
     int         level;          /* nesting level, 1 = outermost parallel */
     rt_slot_t  *slot;           /* [team_size] each thread's hot slot */
     int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
-    int         *perm;          /* [team_size] bubble policy: the position among its team's
-                                   CPUs each thread takes (identity until critpath decides) */
+    int         *back_cpu;      /* [team_size] after a rollback: the CPU thread i ran on before
+                                   the move, which it goes back through at its next begin
+                                   (rt_affinity_return); -1 none. Thread i clears its own */
     int          construct;     /* a worksharing loop of its parent's team, placed inside the
                                    parent's execution (rt_region_construct), not a team of its own */
     pid_t       *tid;           /* construct: [team_size] the team's threads, for its source */
-    uint64_t    *window;        /* construct: [RT_LOOP_WINDOW x sample] critical paths of the
-                                   current timing window (rt_loop.c takes their median) */
     int          measuring;     /* 1: counters on (sampling), 0: timing only */
     int          quiet;         /* settled, and no drift is looked for (rt_loop.c): timed
                                    rarely (rt_region_timed) */
     int          pins_applied;  /* 0 in dry-run mode */
     struct rt_region *redirect; /* the record of the team that really ran when it was
                                    smaller than this (requested) size, or NULL */
-    uint64_t    *tnt;           /* [team_size * nnodes] references sampled */
-    uint64_t    *tnt_after;     /* [team_size * nnodes] sampled again once a move was kept */
-    int          confirming;    /* 1 while tnt_after is being sampled */
+    uint64_t    *tnt;           /* [team_size * nnodes] references sampled (the counter
+                                   source fills it through rt_loop_sample) */
+    int          confirming;    /* 1 while a kept move is sampled again (rt_loop.c) */
     int         *seen_cpu;      /* [team_size] CPU each thread ran on while its TNT was sampled */
     int          nested;        /* a team was forked inside it (set once, by the forking member):
                                    its members' own records of it are needed (rt_events.h) */
+    int          cache_checked; /* the placement cache was asked for this region (atomic) */
 
     /* Written by the primary at the end of every execution. */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
@@ -96,59 +99,18 @@ typedef struct rt_region {
     uint64_t   *busy_sum;       /* [team_size] ns, all executions */
     uint64_t    cp_sum;         /* sum of critical paths (ns) */
     uint64_t    cp_min, cp_max;
-
-    /* The placement loop (rt_loop.c). */
-    rt_outcome_t outcome;
-    int          phase_execs;   /* executions in the current phase */
-    int          settle;        /* construct: executions let pass since a move (rt_loop.c) */
-    uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
-    uint64_t     phase_min, phase_max;
-    int          resamples;     /* times a drift or a new allotment re-opened sampling */
-    unsigned     allot_gen;     /* the rank's allotment (rt_affinity_allotment) its last
-                                   sampling phase ended in: a new one re-opens sampling */
-    double       cp_before_ns;  /* fastest baseline execution before the decision */
-    double       cp_after_ns;   /* fastest verification execution after it (0: not measured) */
-    double       cp_settled_ns; /* mean of the first window once settled: drift reference
-                                   (0 not yet measured, -1 skip the next window) */
-    double       noise;         /* relative spread measured while sampling */
-    uint64_t    *tnt_samples;   /* [team_size] samples each thread contributed */
-    int         *map_node;      /* [team_size] decided node, -1 undecided */
-    int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
-    int         *back_cpu;      /* [team_size] after a rollback: the CPU thread i ran on before
-                                   the move, which it goes back through at its next begin
-                                   (rt_affinity_return); -1 none. Thread i clears its own */
-    int          extensions;    /* sampling phases added because the table was too thin */
-    pl_evidence_t evidence;     /* what the last decision's move rested on (pl_evidence) */
-    int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
-    int         *prev_perm;     /* [team_size] the permutation before the decision */
-    int          hint_moves;    /* threads moved by omp_numa_update_hints */
-    int          decision_policy;
-    double       decision_us;
-    double       predicted_before, predicted_after;
-    uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
-    uint64_t     armed_seen;    /* armed_execs the loop has counted */
-    int          unarmed;       /* sampling executions the source could not arm */
+    rt_outcome_t outcome;       /* where the placement loop is (rt_loop.c) */
     int          source_pending;/* a source sampled by time has its window open: the phase
                                    goes on whatever the execution count */
     uint64_t     repins;        /* re-pins threads made entering this region */
-    uint64_t     repins_mark;   /* repins at the start of the current window */
-    int          compromise;    /* pins shared with other regions to stop bouncing
-                                   (rt_compromise_t) */
-    double       cp_window_ns;  /* mean of the last settled window */
-    double       cp_alone_ns;   /* under a compromise: that mean before it ... */
-    double       cp_shared_ns;  /* ... and the first settled window's under it (0: not yet) */
-    const char  *note;          /* why the last decision moved nothing (a static string), or NULL */
-    int          cache_checked; /* the placement cache was asked for this region (atomic) */
-    int          cached;        /* it started from a mapping kept in an earlier run */
 } rt_region_t;
 
-/* A region's part in a compromise mapping (rt_region_t.compromise). */
-typedef enum {
-    RT_COMPROMISE_NONE = 0,
-    RT_COMPROMISE_PENDING, /* pinned to it; not measured faster yet */
-    RT_COMPROMISE_KEPT,    /* the team measured faster under it, or verify=off */
-    RT_COMPROMISE_UNDONE,  /* the team was not faster: back to its own pins, never tried again */
-} rt_compromise_t;
+/* The placement loop's state of a region is its own (rt_loop.c): it is
+ * told of each new record, before the record is published, and may
+ * allocate then (a region's first sight). 0, or -1 when it could not: the
+ * record is then not created. Set once, before the first region. */
+typedef int (*rt_region_created_fn)(rt_region_t *r);
+void rt_region_on_create(rt_region_created_fn fn);
 
 /* Lookup by code address, team size, parent (NULL for an outermost region)
  * and the forking thread's number in the parent's team (ignored without a

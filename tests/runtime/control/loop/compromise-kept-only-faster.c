@@ -44,7 +44,8 @@ static void both(rt_region_t *a, rt_region_t *b, uint64_t cp_a, uint64_t cp_b)
 
 static void show(const char *what, const rt_region_t *a, const rt_region_t *b)
 {
-    printf("%s: compromise %d %d, cpus %d,%d and %d,%d\n", what, a->compromise, b->compromise, a->pin_cpu[0],
+    printf("%s: compromise %d %d, cpus %d,%d and %d,%d\n", what, rt_loop_of(a)->compromise, rt_loop_of(b)->compromise,
+           a->pin_cpu[0],
            a->pin_cpu[1], b->pin_cpu[0], b->pin_cpu[1]);
 }
 
@@ -61,15 +62,15 @@ static void run(const char *what, const void *code_a, const void *code_b, uint64
     printf("%s: a %s %d,%d; b %s %d,%d\n", what, rt_outcome_name(a->outcome), a->pin_cpu[0], a->pin_cpu[1],
            rt_outcome_name(b->outcome), b->pin_cpu[0], b->pin_cpu[1]);
     int i = 0;
-    for (; i < 64 && a->compromise == RT_COMPROMISE_NONE; i++)
+    for (; i < 64 && rt_loop_of(a)->compromise == RT_COMPROMISE_NONE; i++)
         both(a, b, 150000, 100000);
     show(what, a, b);
-    for (i = 0; i < 64 && a->compromise == RT_COMPROMISE_PENDING; i++)
+    for (i = 0; i < 64 && rt_loop_of(a)->compromise == RT_COMPROMISE_PENDING; i++)
         both(a, b, shared, shared);
     show(what, a, b);
     for (i = 0; i < 64; i++)
         both(a, b, 150000, 100000);
-    printf("%s: after 64 more, compromise %d %d\n", what, a->compromise, b->compromise);
+    printf("%s: after 64 more, compromise %d %d\n", what, rt_loop_of(a)->compromise, rt_loop_of(b)->compromise);
 }
 
 int main(void)
@@ -77,6 +78,7 @@ int main(void)
     rt_settings_init();
     rt_machine_init(NULL, 0);
     rt_affinity_init();
+    rt_loop_init();
     if (rt_mach->topo.nnodes != 2 || !rt_affinity_applies()) {
         printf("needs two nodes of this machine's CPUs\n");
         return 1;

@@ -34,6 +34,7 @@ int main(void)
     rt_settings_init();
     rt_machine_init(NULL, 0);
     rt_affinity_init();
+    rt_loop_init();
     if (rt_mach->topo.nnodes != 2 || !rt_affinity_applies()) {
         printf("needs two nodes of this machine's CPUs\n");
         return 1;

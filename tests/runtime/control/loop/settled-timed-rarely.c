@@ -39,7 +39,7 @@ static void run(const char *what, const void *code, const uint64_t *tnt, uint64_
     r->seen_cpu[0] = 0;
     r->seen_cpu[1] = 1;
     for (int i = 0; i < 4096; i++) {
-        if (rt_region_settled(r) && (r->cp_settled_ns > 0 || (r->outcome == RT_OUTCOME_OFF && r->quiet)))
+        if (rt_region_settled(r) && (rt_loop_of(r)->cp_settled_ns > 0 || (r->outcome == RT_OUTCOME_OFF && r->quiet)))
             break;
         execute(r, r->outcome == RT_OUTCOME_SAMPLING ? 2 * cp_settle : cp_settle);
     }
@@ -55,6 +55,7 @@ int main(void)
     rt_settings_init();
     rt_machine_init(NULL, 0);
     rt_affinity_init();
+    rt_loop_init();
     static int longer, shorter, none, pinned;
     if (rt_mach->topo.nnodes == 1) {
         // ONE: one node, 200 us: off, pins none, timed 20 of 1280
