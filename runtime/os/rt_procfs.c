@@ -120,11 +120,9 @@ int rt_numa_faults_parse(const char *text, rt_numa_faults_t *out)
     return 0;
 }
 
-int rt_numa_faults_read(pid_t tid, char *buf, size_t len, rt_numa_faults_t *out)
+int rt_numa_faults_read_self(char *buf, size_t len, rt_numa_faults_t *out)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/sched", (int)tid);
-    if (rt_procfs_read(path, buf, len) < 0)
+    if (rt_procfs_read("/proc/thread-self/sched", buf, len) < 0)
         return -1;
     return rt_numa_faults_parse(buf, out);
 }

@@ -35,9 +35,14 @@ int rt_procfs_each_task(int (*fn)(pid_t tid, void *ctx), void *ctx);
  * recorded text. */
 int rt_numa_faults_parse(const char *text, rt_numa_faults_t *out);
 
-/* Read and parse thread tid's file (this process); buf is the caller's
- * scratch space. 0 or -1 with errno. */
-int rt_numa_faults_read(pid_t tid, char *buf, size_t len, rt_numa_faults_t *out);
+/* Read and parse the calling thread's own file (/proc/thread-self/sched);
+ * buf is the caller's scratch space. 0 or -1 with errno. Only a thread's own:
+ * reading another running thread's file (/proc/self/task/TID/sched) from the
+ * primary made the kernel's balancing migrate a program's pages one scan
+ * pass later in about half the runs of benchmarks/patterns serial in the
+ * 2-node VM (7 % slower), where reading one's own never did
+ * (benchmarks/README.md, "With Linux's balancing"). */
+int rt_numa_faults_read_self(char *buf, size_t len, rt_numa_faults_t *out);
 
 /* The counter `name` of /proc/vmstat (host-wide, e.g. "pgmigrate_success"),
  * or -1 when the file or the line is missing. Reads ~8 KiB into a stack

@@ -1,4 +1,4 @@
-/* rt_src_numab.c: the numa_balancing counter source: each thread's NUMA hinting faults per node, read from /proc/self/task/TID/sched over a time window around a region's sampled executions. */
+/* rt_src_numab.c: the numa_balancing counter source: each thread's NUMA hinting faults per node, each thread's own, read from /proc/thread-self/sched over a time window around a region's sampled executions. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,18 +22,20 @@
  * kernel makes a slice of each process's memory inaccessible every scan
  * period (numa_balancing scan_period_min_ms, 1 s by default, after a first
  * scan_delay_ms, 1 s) and counts, per thread, the faults taken on each
- * node's pages; /proc/self/task/TID/sched shows them (numa_faults lines).
- * This source reads them: it needs no PMU, protects nothing and touches
- * none of the program's memory.
+ * node's pages; /proc/thread-self/sched shows a thread its own
+ * (numa_faults lines). Each team thread reads its own, never another's
+ * (rt_procfs.h: reading another running thread's made the kernel migrate
+ * later): the source needs no PMU, protects nothing and touches none of the
+ * program's memory.
  *
  * Sampling is by time, not by execution count: the kernel folds a scan
  * pass's faults into what /proc shows only at the thread's first fault of
  * the next pass. A region's window opens before its first sampled
- * execution (every thread of the process read; the team's are known at
- * the execution's end) and closes at the end of a sampled execution at
- * least `window` ms later once every team thread's faults showed (see
- * GRACE, GIVE_UP); until then region_end answers RT_SOURCE_PENDING and the
- * loop keeps the phase open.
+ * execution, where each thread reads its base as it begins; every `window`
+ * ms the primary asks for new readings, which the threads make as they
+ * begin the next execution, and reads at its end. The window closes once
+ * every team thread's faults showed (see GRACE, GIVE_UP); until then
+ * region_end answers RT_SOURCE_PENDING and the loop keeps the phase open.
  *
  * What a window counts: every fault the kernel folded for the team's
  * threads meanwhile, whichever code took it; regions that alternate within
@@ -42,9 +44,8 @@
  * numa_alloc_onnode) is not scanned by kernels before 5.12 and is not on
  * later ones unless the policy asks for it (MPOL_F_NUMA_BALANCING).
  *
- * Cost: a read of a small /proc file per thread of the process when a
- * window opens, one per team thread each `window` ms, and a clock
- * read per sampled execution; windows are allocated once per region slot
+ * Cost: a read of a small /proc file by each team thread when a window
+ * opens and each `window` ms, and a clock read per sampled execution; windows are allocated once per region slot
  * and never freed (a thread of a shared nested record may still write its
  * TID into one).
  */
@@ -72,15 +73,15 @@ typedef struct window {
     int               team_size;
     int               capacity;      /* arrays below hold this many threads */
     pid_t            *tid;           /* [capacity] each index's thread, set at thread_begin */
-    pid_t            *base_tid;      /* [capacity] whose statistics base holds */
-    rt_numa_faults_t *base;          /* [capacity] */
-    int               have_base;
-    int               npre, pre_cap; /* every thread of the process when the window opened */
-    pid_t            *pre_tid;       /* [pre_cap] */
-    rt_numa_faults_t *pre;           /* [pre_cap] */
+    pid_t            *base_tid;      /* [capacity] whose statistics base holds (0: none yet) */
+    rt_numa_faults_t *base;          /* [capacity] its own reading as it began its first sampled execution */
+    rt_numa_faults_t *now;           /* [capacity] its own reading answering request got[] */
+    unsigned         *got;           /* [capacity] */
+    unsigned          asked;         /* the primary's last request for readings; 0 none */
+    int               answering;     /* asked is outstanding: the next execution's threads answer it */
+    int               started;       /* the first sampled execution ended: the window's clock runs */
     uint64_t          t_first, t_start, t_data; /* window opened, last read, first faults seen */
     uint64_t         *est;           /* [capacity * RT_NUMA_FAULTS_NODES] faults since base */
-    char             *buf;           /* READ_BUF */
 } window_t;
 
 static window_t windows[MAX_WINDOWS];
@@ -150,8 +151,8 @@ static int probe(char *why, size_t len)
 {
     char buf[READ_BUF];
     rt_numa_faults_t f;
-    if (rt_procfs_read("/proc/self/sched", buf, sizeof buf) < 0 || rt_numa_faults_parse(buf, &f) != 0) {
-        snprintf(why, len, "no numa_faults in /proc/self/sched (a kernel without CONFIG_NUMA_BALANCING "
+    if (rt_numa_faults_read_self(buf, sizeof buf, &f) != 0) {
+        snprintf(why, len, "no numa_faults in /proc/thread-self/sched (a kernel without CONFIG_NUMA_BALANCING "
                  "or CONFIG_SCHED_DEBUG)");
         return -1;
     }
@@ -205,23 +206,20 @@ static window_t *open_window(const rt_sample_t *s)
             slot = &windows[i];
     if (!w && slot) {
         if (slot->capacity < s->team_size) {
-            slot->tid = calloc((size_t)s->team_size, sizeof *slot->tid);
-            slot->base_tid = calloc((size_t)s->team_size, sizeof *slot->base_tid);
-            slot->base = calloc((size_t)s->team_size, sizeof *slot->base);
-            slot->buf = malloc(READ_BUF);
-            slot->est = calloc((size_t)s->team_size * RT_NUMA_FAULTS_NODES, sizeof *slot->est);
-            slot->pre_cap = 2 * s->team_size + 16;
-            slot->pre_tid = calloc((size_t)slot->pre_cap, sizeof *slot->pre_tid);
-            slot->pre = calloc((size_t)slot->pre_cap, sizeof *slot->pre);
-            if (!slot->tid || !slot->base_tid || !slot->base || !slot->buf || !slot->est || !slot->pre_tid ||
-                !slot->pre) {
+            size_t n = (size_t)s->team_size;
+            slot->tid = calloc(n, sizeof *slot->tid);
+            slot->base_tid = calloc(n, sizeof *slot->base_tid);
+            slot->base = calloc(n, sizeof *slot->base);
+            slot->now = calloc(n, sizeof *slot->now);
+            slot->got = calloc(n, sizeof *slot->got);
+            slot->est = calloc(n * RT_NUMA_FAULTS_NODES, sizeof *slot->est);
+            if (!slot->tid || !slot->base_tid || !slot->base || !slot->now || !slot->got || !slot->est) {
                 free(slot->est);
-                free(slot->pre_tid);
-                free(slot->pre);
+                free(slot->got);
+                free(slot->now);
                 free(slot->tid);
                 free(slot->base_tid);
                 free(slot->base);
-                free(slot->buf);
                 memset(slot, 0, sizeof *slot);
                 pthread_mutex_unlock(&lock);
                 return NULL;
@@ -229,11 +227,15 @@ static window_t *open_window(const rt_sample_t *s)
             slot->capacity = s->team_size;
         }
         memset(slot->tid, 0, (size_t)slot->capacity * sizeof *slot->tid);
+        memset(slot->base_tid, 0, (size_t)slot->capacity * sizeof *slot->base_tid);
+        memset(slot->got, 0, (size_t)slot->capacity * sizeof *slot->got);
         slot->codeptr = s->codeptr;
         slot->parent_id = s->parent_id;
         slot->parent_index = s->parent_index;
         slot->team_size = s->team_size;
-        slot->have_base = 0;
+        slot->asked = 0;
+        slot->answering = 0;
+        slot->started = 0;
         __atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);
         w = slot;
     }
@@ -248,58 +250,58 @@ static void close_window(window_t *w)
     __atomic_store_n(&w->used, 0, __ATOMIC_RELEASE);
 }
 
-/* Every thread's statistics before the region's first sampled execution:
- * the team is not known yet, and a kernel that migrates a page counts the
- * migration at once but the fault only a pass later, so the migrations of
- * the first execution must fall inside the window. No allocation
- * (rt_procfs_each_task). */
-static int read_one(pid_t tid, void *ctx)
-{
-    window_t *w = ctx;
-    if (w->npre < w->pre_cap && rt_numa_faults_read(tid, w->buf, READ_BUF, &w->pre[w->npre]) == 0)
-        w->pre_tid[w->npre++] = tid;
-    return w->npre == w->pre_cap;
-}
-
-static void read_all(window_t *w)
-{
-    w->npre = 0;
-    rt_procfs_each_task(read_one, w);
-}
-
 static void region_begin(const rt_sample_t *s, const void *team)
 {
     (void)team;
     if (!s->record || s->team_size > MAX_TEAM || find(s))
         return;
-    window_t *w = open_window(s);
-    if (w)
-        read_all(w);
+    open_window(s);
 }
 
+/* Each thread reads its own statistics, never another's (rt_procfs.h says
+ * why): as it begins its first sampled execution of the window (its base:
+ * the migrations that execution causes count at once, its faults a pass
+ * later, so both fall inside), and as it begins the execution after each
+ * request of the primary's (region_end), which the primary reads at the end
+ * of that execution. No allocation: the file is read into the stack. */
 static void thread_begin(const rt_sample_t *s, int index, const void *team)
 {
     (void)team;
     window_t *w = find(s);
-    if (w && index >= 0 && index < w->team_size)
-        __atomic_store_n(&w->tid[index], rt_gettid(), __ATOMIC_RELAXED);
+    if (!w || index < 0 || index >= w->team_size)
+        return;
+    pid_t me = rt_gettid();
+    __atomic_store_n(&w->tid[index], me, __ATOMIC_RELAXED);
+    unsigned asked = __atomic_load_n(&w->asked, __ATOMIC_ACQUIRE);
+    int fresh = w->base_tid[index] != me; /* its first execution here, or a new thread in its place */
+    if (!fresh && w->got[index] == asked)
+        return;
+    char buf[READ_BUF];
+    rt_numa_faults_t f;
+    if (rt_numa_faults_read_self(buf, sizeof buf, &f) != 0)
+        return;
+    if (fresh) {
+        w->base[index] = f;
+        w->base_tid[index] = me;
+    }
+    w->now[index] = f;
+    __atomic_store_n(&w->got[index], asked, __ATOMIC_RELEASE);
 }
 
-/* Each thread's faults since base, into w->est; returns how many threads
- * have enough to show, *readable how many could be read. */
+/* Each thread's faults from its base to its answer to the last request,
+ * into w->est; returns how many threads have enough to show, *readable how
+ * many answered. */
 static int read_window(window_t *w, int *readable)
 {
     int with_data = 0;
     *readable = 0;
     for (int t = 0; t < w->team_size; t++) {
-        rt_numa_faults_t now;
         uint64_t *est = &w->est[(size_t)t * RT_NUMA_FAULTS_NODES];
         memset(est, 0, RT_NUMA_FAULTS_NODES * sizeof *est);
         pid_t tid = __atomic_load_n(&w->tid[t], __ATOMIC_RELAXED);
-        /* A thread whose place in the team another took since the window
-         * opened: its statistics are not the first's. */
-        if (!tid || tid != w->base_tid[t] || rt_numa_faults_read(tid, w->buf, READ_BUF, &now) != 0)
+        if (!tid || tid != w->base_tid[t] || __atomic_load_n(&w->got[t], __ATOMIC_ACQUIRE) != w->asked)
             continue;
+        const rt_numa_faults_t now = w->now[t];
         (*readable)++;
         /* Migrations count at the fault, the fault a pass later: a thread
          * whose folded faults are far fewer than its migrations has most of
@@ -347,25 +349,22 @@ static int region_end(const rt_sample_t *s, uint64_t *added)
         return 0;
     }
     uint64_t now = rt_now_ns(), window_ns = (uint64_t)rt_conf->window_ms * 1000000ull;
-    if (!w->have_base) {
-        /* Each team thread's statistics from before the execution; a thread
-         * created for it had none (its scan sequence is the process's). */
-        for (int t = 0; t < w->team_size; t++) {
-            pid_t tid = w->base_tid[t] = __atomic_load_n(&w->tid[t], __ATOMIC_RELAXED);
-            memset(&w->base[t], 0, sizeof w->base[t]);
-            w->base[t].current_node = -1;
-            w->base[t].scan_seq = w->npre ? w->pre[0].scan_seq : 0;
-            for (int i = 0; tid && i < w->npre; i++)
-                if (w->pre_tid[i] == tid)
-                    w->base[t] = w->pre[i];
-        }
-        w->have_base = 1;
+    if (!w->started) {
+        w->started = 1;
         w->t_first = w->t_start = now;
         w->t_data = 0;
         return RT_SOURCE_PENDING;
     }
-    if (now - w->t_start < window_ns)
+    if (!w->answering) {
+        if (now - w->t_start < window_ns)
+            return RT_SOURCE_PENDING;
+        /* Time to read: the threads answer as they begin the next execution. */
+        unsigned next = w->asked + 1 ? w->asked + 1 : 1;
+        __atomic_store_n(&w->asked, next, __ATOMIC_RELEASE);
+        w->answering = 1;
         return RT_SOURCE_PENDING;
+    }
+    w->answering = 0;
     int readable, with_data = read_window(w, &readable);
     uint64_t give_up = (uint64_t)GIVE_UP * window_ns, grace = (uint64_t)GRACE * window_ns;
     if (give_up < GIVE_UP_MS * 1000000ull)
