@@ -12,6 +12,7 @@
 
 #define RING_PAGES 32 /* per CPU, 128 KiB: 3 276 records of 40 bytes, 13 K first touches at one in 4 */
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR)
+#define EARLY 16      /* a range's earliest samples that vote for its first touch */
 
 typedef struct touch {
     uint64_t page;   /* address >> page shift */
@@ -206,13 +207,35 @@ int rt_origin_of(uintptr_t lo, uintptr_t hi, rt_origin_t *o)
         else
             b = m;
     }
-    /* The range's first touch is its earliest sample; how many of its
-     * pages the same instruction touched first, by how many threads. */
+    /* The range's first touch: the instruction behind most of its EARLY
+     * earliest samples, not the very first (an allocator writing its header
+     * on a mapping's first page touches it before the program does); how
+     * many of its pages that instruction touched first, by how many threads. */
+    const touch_t *early_set[EARLY];
+    int nearly = 0;
     size_t end = a;
+    for (; end < nfirst && first[end].page < phi; end++) {
+        const touch_t *t = &first[end];
+        if (nearly == EARLY && t->time >= early_set[EARLY - 1]->time)
+            continue;
+        int k = nearly < EARLY ? nearly++ : EARLY - 1; /* sorted insert, the latest falls off */
+        while (k > 0 && early_set[k - 1]->time > t->time) {
+            early_set[k] = early_set[k - 1];
+            k--;
+        }
+        early_set[k] = t;
+    }
     const touch_t *early = NULL;
-    for (; end < nfirst && first[end].page < phi; end++)
-        if (!early || first[end].time < early->time)
-            early = &first[end];
+    int best = 0;
+    for (int i = 0; i < nearly; i++) { /* the most frequent instruction; its earliest sample */
+        int votes = 0;
+        for (int j = 0; j < nearly; j++)
+            votes += early_set[j]->ip == early_set[i]->ip;
+        if (votes > best) {
+            best = votes;
+            early = early_set[i];
+        }
+    }
     int rc = -1;
     if (early) {
         pid_t tids[RT_ORIGIN_THREADS];

@@ -18,9 +18,12 @@
  * it until a report asks (rt_origin_of), so the program's threads pay only
  * the kernel's record per sampled fault.
  *
- * Which fault of a page was its first: the earliest of its samples (the
- * ring keeps the kernel's order). Later faults on the same page (the page
- * sampler's protection, the kernel's NUMA hinting faults) come after it.
+ * Which fault of a page was its first: the earliest of its samples (their
+ * time). Later faults on the same page (the page sampler's protection, the
+ * kernel's NUMA hinting faults, a page dropped and touched again) come after
+ * it. Which instruction first touched a range: the one behind most of the
+ * range's earliest sampled pages (not the very first: an allocator writes
+ * its header on a mapping's first page before the program touches the rest).
  * One fault in RT_ORIGIN_PERIOD is sampled: an array is first touched by
  * thousands of faults of one loop, so every array is seen; a ring that
  * filled up drops later records (counted, in rt_origin_stats).
@@ -36,12 +39,12 @@ int  rt_origin_start(char *why, size_t len);
 void rt_origin_stop(void);
 int  rt_origin_on(void);
 
-/* The first touch of [lo, hi): its earliest recorded fault, and how many
- * of the range's sampled pages the same instruction touched first. */
+/* The first touch of [lo, hi) (above), and how many of the range's sampled
+ * pages the same instruction touched first. */
 #define RT_ORIGIN_THREADS 64
 typedef struct rt_origin {
     uintptr_t ip;       /* the touching instruction */
-    pid_t     tid;      /* the thread that touched first */
+    pid_t     tid;      /* the thread of its earliest sample */
     int       initial;  /* tid is the process's initial thread: serial code, or its primary */
     uint64_t  pages;    /* sampled pages ip touched first ... */
     int       threads;  /* ... from this many threads (at most RT_ORIGIN_THREADS) */
