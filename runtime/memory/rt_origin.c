@@ -95,11 +95,7 @@ int rt_origin_start(char *why, size_t len)
     if (e) {
         close_rings();
         snprintf(why, len, "perf_event_open(page-faults) failed: %s", strerror(e));
-        if (e == EACCES || e == EPERM) {
-            size_t n = strlen(why);
-            snprintf(why + n, len - n, " (perf_event_paranoid=%d; needs CAP_PERFMON or perf_event_paranoid <= 2)",
-                     rt_perf_paranoid());
-        }
+        rt_perf_permission_hint(e, why, len, 0);
         pthread_mutex_unlock(&lock);
         return -1;
     }

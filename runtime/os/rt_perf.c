@@ -303,6 +303,15 @@ int rt_perf_has_cap(int cap)
     return cap >= 0 && cap < 64 && ((eff >> cap) & 1);
 }
 
+void rt_perf_permission_hint(int e, char *why, size_t len, int kernel_too)
+{
+    size_t n = strlen(why);
+    if (e != EACCES && e != EPERM)
+        return;
+    snprintf(why + n, len - n, " (perf_event_paranoid=%d; needs CAP_PERFMON or perf_event_paranoid <= %d)",
+             rt_perf_paranoid(), kernel_too ? 1 : 2);
+}
+
 void rt_perf_describe(char *buf, size_t len)
 {
     struct perf_event_attr attr;

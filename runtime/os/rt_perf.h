@@ -92,6 +92,11 @@ int rt_perf_hw_event(const char *name, unsigned ldlat, struct perf_event_attr *a
 
 /* /proc/sys/kernel/perf_event_paranoid, or INT32_MIN when unreadable. */
 int rt_perf_paranoid(void);
+/* When e (perf_event_open's errno) is a refusal, appends to the reason in
+ * why the setting and what would allow it: CAP_PERFMON, or
+ * perf_event_paranoid <= 2 (<= 1 for an event that cannot exclude the
+ * kernel, kernel_too). */
+void rt_perf_permission_hint(int e, char *why, size_t len, int kernel_too);
 /* Whether the calling thread has capability bit cap (CAP_PERFMON = 38,
  * CAP_SYS_ADMIN = 21) in its effective set. */
 int rt_perf_has_cap(int cap);

@@ -118,16 +118,6 @@ static int opens(const struct perf_event_attr *a)
     return 1;
 }
 
-static void permission_hint(int e, char *why, size_t len, int kernel_too)
-{
-    size_t n = strlen(why);
-    if (e != EACCES && e != EPERM)
-        return;
-    int paranoid = rt_perf_paranoid();
-    snprintf(why + n, len - n, " (perf_event_paranoid=%d; needs CAP_PERFMON or perf_event_paranoid <= %d)",
-             paranoid, kernel_too ? 1 : 2);
-}
-
 static int probe_hw(char *why, size_t len)
 {
     struct perf_event_attr a;
@@ -162,7 +152,7 @@ static int probe_hw(char *why, size_t len)
     if (!opens(&a)) {
         int e = errno;
         snprintf(why, len, "%s exists but perf_event_open refused it: %s", event_name, strerror(e));
-        permission_hint(e, why, len, a.exclude_kernel == 0);
+        rt_perf_permission_hint(e, why, len, a.exclude_kernel == 0);
         return -1;
     }
     attr = a;
@@ -180,7 +170,7 @@ static int probe(char *why, size_t len)
         if (!opens(&a)) {
             int e = errno;
             snprintf(why, len, "perf_event_open(page-faults) failed: %s", strerror(e));
-            permission_hint(e, why, len, 0);
+            rt_perf_permission_hint(e, why, len, 0);
             return -1;
         }
         attr = a;
