@@ -175,7 +175,7 @@ static void thread_nodes(const rt_region_t *r, int *node)
 /* ---- the memory behind remote references ---- */
 
 static char origin_why[192]; /* why first touches are not recorded */
-static int  origin_tried;
+static int  origin_tried;    /* the recorder was asked for, once: at load, or at the runtime's start */
 
 static const char *base_name(const char *path)
 {
@@ -672,16 +672,16 @@ void rt_data_report_text(FILE *f, const rt_region_t *r)
                 "", i ? "                     " : "remote references in:", m->name, mib(m->hi - m->lo),
                 (unsigned long long)m->lo, m->node, d->remote_total ? 100.0 * (double)m->remote / (double)d->remote_total : 0.0,
                 (unsigned long long)d->remote_total);
+        if (!m->origin.sampled)
+            continue;
         char by[48];
         if (m->origin.threads > 1)
             snprintf(by, sizeof by, "%d threads", m->origin.threads);
         else
             snprintf(by, sizeof by, "%s", m->origin.initial ? "the initial thread" : "a thread it created");
-        if (m->origin.sampled)
-            fprintf(f, "ompnuma: %3s                        first touched by %s in %s%s%s%s: %llu of %llu sampled pages\n",
-                    "", by, m->origin_at,
-                    m->origin_line[0] ? " (" : "", m->origin_line, m->origin_line[0] ? ")" : "",
-                    (unsigned long long)m->origin.pages, (unsigned long long)m->origin.sampled);
+        fprintf(f, "ompnuma: %3s                        first touched by %s in %s%s%s%s: %llu of %llu sampled pages\n",
+                "", by, m->origin_at, m->origin_line[0] ? " (" : "", m->origin_line, m->origin_line[0] ? ")" : "",
+                (unsigned long long)m->origin.pages, (unsigned long long)m->origin.sampled);
     }
 }
 
@@ -697,10 +697,9 @@ void rt_data_preload(void)
         (rt_conf->report == RT_REPORT_NONE && rt_log_verbosity < 1) ||
         (rt_conf->source != RT_SOURCE_AUTO && rt_conf->source != RT_SOURCE_PERF &&
          rt_conf->source != RT_SOURCE_PAGEFAULT) ||
-        rt_gettid() != getpid())
+        rt_gettid() != getpid() || __atomic_exchange_n(&origin_tried, 1, __ATOMIC_ACQ_REL))
         return;
-    if (rt_origin_start(origin_why, sizeof origin_why) != 0)
-        origin_tried = 1;
+    rt_origin_start(origin_why, sizeof origin_why);
 }
 
 void rt_data_init(void)
@@ -712,6 +711,6 @@ void rt_data_init(void)
     if (rt_origin_on())
         rt_verbose(1, "first touches: recorded (the kernel's software page-fault event, one fault in %d)",
                    RT_ORIGIN_PERIOD);
-    else if (origin_tried && rt_counters_addresses())
+    else if (__atomic_load_n(&origin_tried, __ATOMIC_ACQUIRE) && rt_counters_addresses())
         rt_verbose(1, "first touches: not recorded: %s", origin_why);
 }
