@@ -53,6 +53,8 @@ static void workspace_give_back(void *work, int own);
 
 void rt_policy_prepare(pl_policy_t policy, int team, int nnodes)
 {
+    if (nnodes < 2)
+        return;
     size_t bytes = pl_workspace_bytes(policy, team, nnodes);
     int own;
     if (!bytes || __atomic_load_n(&kept_bytes, __ATOMIC_RELAXED) >= bytes)

@@ -23,7 +23,8 @@ int rt_policy_run(pl_policy_t policy, const pl_topo_t *topo, const uint64_t *ref
  * nnodes nodes before one is due: allocated and every page touched, so the
  * decision itself takes no page fault (a fresh 1024 x 16 critpath workspace
  * took about 60). Cold: where the runtime may allocate (a region's first
- * sight). Nothing when the kept one is as large, or in use. */
+ * sight). Nothing when the kept one is as large, or in use, or on one node,
+ * where no decision runs. */
 void rt_policy_prepare(pl_policy_t policy, int team, int nnodes);
 
 #endif

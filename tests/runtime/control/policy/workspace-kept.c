@@ -2,7 +2,7 @@
 // decision takes no page fault, where the first faults its workspace in (a fresh one doubled the decisions of
 // 1024-thread regions after the first: 230-270 us against 90-110 us). The mappings are the same. A workspace
 // readied before the first decision is due (rt_policy_prepare, at a region's first sight) spares that first
-// decision its faults too. White box.
+// decision its faults too; on one node, where no decision runs, nothing is readied. White box.
 // RUN: %clang-omp %s %rt-internals -o %t && %t | FileCheck %s
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -70,5 +70,11 @@ int main(void)
     f[1] = faults();
     // CHECK-NEXT: readied, the first decision of 2048 threads faults: 0 (decided: 0)
     printf("readied, the first decision of 2048 threads faults: %ld (decided: %d)\n", f[1] - f[0], rc2);
+    /* One node: nothing to decide, so nothing readied (a 65536-thread workspace would fault its pages in). */
+    f[0] = faults();
+    rt_policy_prepare(PL_POLICY_CRITPATH, 65536, 1);
+    f[1] = faults();
+    // CHECK-NEXT: one node, 65536 threads, readying faults: 0
+    printf("one node, 65536 threads, readying faults: %ld\n", f[1] - f[0]);
     return 0;
 }
