@@ -198,6 +198,8 @@ static int counters_end(rt_region_t *r)
         rt_emu_mark_tag(0);
     rt_loop_sample(r, &s);
     int got = rt_counters_region_end(&s, &added);
+    if (added && !__atomic_load_n(&r->refs_seen, __ATOMIC_RELAXED))
+        __atomic_store_n(&r->refs_seen, 1, __ATOMIC_RELEASE);
     if (got & RT_SOURCE_ARMED)
         rt_loop_source_armed(r);
     r->source_pending = (got & RT_SOURCE_PENDING) != 0;

@@ -82,6 +82,8 @@ static struct {
     int             have_team, n, unit;
     int             used_tnt;       /* the last measure() found a TNT */
     int             unread;         /* steps read nothing (no TNT): the next reads from a new baseline */
+    int             starved;        /* the last step found no TNT, with the gate on: nothing to read */
+    int             asleep;         /* waiting for evidence, with no deadline (atomic; see wake()) */
     rt_thread_t   **member, **cand;
     int             cand_cap;
     int            *core, *our_cpu;
@@ -96,6 +98,7 @@ static struct {
     /* Counts for the report. */
     uint64_t        steps, idle, migrations, rollbacks, refused, foreign, teams, unmeasured, errors;
     uint64_t        gated;          /* draws held by the locality gate (every thread next to its data) */
+    uint64_t        sleeps;         /* waits for evidence (monitor_main) */
 
     entry_t         ring[RING];
     uint64_t        nentries;       /* entries ever written */
@@ -121,10 +124,11 @@ static void fork_child(void)
     /* The helper thread does not exist here, and the parent's timeline is
      * the parent's report: the child's says it did not run. */
     __atomic_store_n(&mon.state, ST_CHILD, __ATOMIC_RELAXED);
+    __atomic_store_n(&mon.asleep, 0, __ATOMIC_RELAXED);
     mon.nentries = 0;
     mon.open_entry = -1;
     mon.steps = mon.idle = mon.migrations = mon.rollbacks = mon.refused = mon.foreign = mon.teams = 0;
-    mon.unmeasured = mon.errors = mon.gated = 0;
+    mon.unmeasured = mon.errors = mon.gated = mon.sleeps = 0;
     pthread_mutex_unlock(&mon.mu);
 }
 
@@ -505,11 +509,15 @@ static void step(void)
     rt_region_t *r = __atomic_load_n(&mon.region, __ATOMIC_ACQUIRE);
     uint64_t seq = __atomic_load_n(&mon.seq, __ATOMIC_RELAXED);
     int active = __atomic_load_n(&mon.active, __ATOMIC_RELAXED);
+    int starved = mon.starved;
+    mon.starved = 0; /* until the gate below finds no TNT again */
     /* No outermost team ran in the interval: its threads idled in the
      * OpenMP runtime; nothing to judge. */
     if (!r || (!active && seq == mon.last_seq)) {
         mon.idle++;
-        baseline(now);
+        mon.starved = starved;
+        if (!mon.unread) /* an unread monitor takes its baseline once a TNT shows */
+            baseline(now);
         mon.last_seq = seq;
         return;
     }
@@ -541,7 +549,8 @@ static void step(void)
      * monitor step tens of ms in the emulated VM, a third busy thread on
      * the team's two CPUs. Measuring resumes from a new baseline once a
      * TNT appears (a trial needs one, so none is pending to judge). */
-    if (rt_conf->remote_min > 0 && mon.im.pending.thread < 0 && !tnt) {
+    mon.starved = rt_conf->remote_min > 0 && mon.im.pending.thread < 0 && !tnt;
+    if (mon.starved) {
         mon.steps++;
         mon.gated++;
         mon.used_tnt = 0;
@@ -615,6 +624,20 @@ static void *monitor_main(void *arg)
         return NULL;
     }
     while (!mon.stop) {
+        /* Starved, with a source that tells nothing before an execution
+         * ends: until an outermost team begins in a region whose sampling
+         * found references (rt_monitor_team_begin wakes it), a step would
+         * find nothing, and each costs the team's CPUs a wake-up, ~10 ms a
+         * step in the paced emulated VM. */
+        if (mon.starved && !rt_counters_can_peek()) {
+            __atomic_store_n(&mon.asleep, 1, __ATOMIC_RELEASE);
+            mon.sleeps++;
+            while (!mon.stop && __atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE))
+                pthread_cond_wait(&mon.cv, &mon.mu);
+            if (!mon.stop)
+                step();
+            continue;
+        }
         double period = mon.have_team ? mon.im.next_ms : rt_conf->period_ms;
         struct timespec dl;
         clock_gettime(CLOCK_MONOTONIC, &dl);
@@ -659,6 +682,17 @@ static void start(void)
     __atomic_store_n(&mon.state, ST_RUNNING, __ATOMIC_RELEASE);
 }
 
+/* The helper waits for evidence: r's sampling found references. */
+static __attribute__((noinline, cold)) void wake(void)
+{
+    pthread_mutex_lock(&mon.mu);
+    if (mon.asleep) {
+        __atomic_store_n(&mon.asleep, 0, __ATOMIC_RELAXED);
+        pthread_cond_signal(&mon.cv);
+    }
+    pthread_mutex_unlock(&mon.mu);
+}
+
 void rt_monitor_team_begin(rt_region_t *r)
 {
     __atomic_store_n(&mon.region, r, __ATOMIC_RELEASE);
@@ -666,6 +700,8 @@ void rt_monitor_team_begin(rt_region_t *r)
     __atomic_store_n(&mon.seq, mon.seq + 1, __ATOMIC_RELAXED); /* one writer: the primary */
     if (__atomic_load_n(&mon.state, __ATOMIC_RELAXED) == ST_NEVER)
         start();
+    else if (__atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE) && __atomic_load_n(&r->refs_seen, __ATOMIC_ACQUIRE))
+        wake();
 }
 
 void rt_monitor_team_end(void)
@@ -757,13 +793,13 @@ void rt_monitor_report_json(FILE *f)
     fprintf(f, ",\"period_ms\":%.6g,\"period_max_ms\":%.6g,\"ratio\":%.6g,\"remote_min\":%.6g,\"seed\":%llu,"
             "\"period_now_ms\":%.6g,\"team_size\":%d,\"teams\":%llu,\"steps\":%llu,\"idle\":%llu,"
             "\"migrations\":%llu,\"rollbacks\":%llu,\"gated\":%llu,\"refused\":%llu,\"foreign_moves\":%llu,"
-            "\"unmeasured\":%llu,\"errors\":%llu,\"cpu_ms\":%.3f,\"wall_ms\":%.3f,\"dropped\":%llu,\"timeline\":[",
+            "\"unmeasured\":%llu,\"errors\":%llu,\"sleeps\":%llu,\"cpu_ms\":%.3f,\"wall_ms\":%.3f,\"dropped\":%llu,\"timeline\":[",
             rt_conf->period_ms, rt_conf->period_max_ms, rt_conf->ratio, rt_conf->remote_min, rt_conf->seed,
             mon.teams ? mon.im.period_ms : rt_conf->period_ms, mon.teams ? mon.n : 0,
             (unsigned long long)mon.teams, (unsigned long long)mon.steps, (unsigned long long)mon.idle,
             (unsigned long long)mon.migrations, (unsigned long long)mon.rollbacks, (unsigned long long)mon.gated,
             (unsigned long long)mon.refused, (unsigned long long)mon.foreign, (unsigned long long)mon.unmeasured,
-            (unsigned long long)mon.errors,
+            (unsigned long long)mon.errors, (unsigned long long)mon.sleeps,
             (double)mon.own_cpu_ns / 1e6, (double)mon.own_wall_ns / 1e6, (unsigned long long)(mon.nentries > RING ? mon.nentries - RING : 0));
     uint64_t first = mon.nentries > RING ? mon.nentries - RING : 0;
     for (uint64_t i = first; i < mon.nentries; i++) {

@@ -103,6 +103,8 @@ typedef struct rt_region {
     int          source_pending;/* a source sampled by time has its window open: the phase
                                    goes on whatever the execution count */
     uint64_t     repins;        /* re-pins threads made entering this region */
+    int          refs_seen;     /* an execution's sampling added references (atomic): the
+                                   migration monitor's evidence (rt_monitor.h) */
 } rt_region_t;
 
 /* The placement loop's state of a region is its own (rt_loop.c): it is

@@ -121,6 +121,11 @@ int rt_counters_peek(const rt_sample_t *s, uint64_t *tnt)
     return active && active->peek ? active->peek(s, tnt) : 0;
 }
 
+int rt_counters_can_peek(void)
+{
+    return active && active->peek;
+}
+
 int rt_counters_running_team(void)
 {
     return active ? active->running_team : 0;

@@ -38,6 +38,10 @@ int rt_counters_intrusive(void);
 /* Whether the chosen source logs the address of each sampled reference
  * (rt_sample_t.addrs): what data placement needs. */
 int rt_counters_addresses(void);
+/* Whether the chosen source can tell what it has sampled of an execution
+ * still running (rt_counters_peek): else references show only as
+ * executions end. */
+int rt_counters_can_peek(void);
 /* Whether the chosen source can sample a team that is already running (a
  * worksharing loop inside one long execution: rt_sample_t.tids). */
 int rt_counters_running_team(void);
