@@ -27,9 +27,11 @@ int emu_counts_init(struct emu_counts *k, int vcpus, int nodes, int paced)
     k->paced = paced;
     k->pace = zalloc((size_t)EMU_PACE_FIELDS * vcpus);
     k->lag_bins = zalloc(paced ? (size_t)EMU_LAG_BINS * vcpus : 0);
+    k->pages = calloc((size_t)vcpus * EMU_PAGE_SLOTS, sizeof *k->pages);
+    k->pages_other = zalloc(vcpus);
     pthread_mutex_init(&k->lock, NULL);
     if (!k->misses || !k->accesses || !k->unmapped || !k->delay_ns || !k->bw_stalls || !k->bw_wait_ns || !k->pace ||
-        !k->lag_bins) {
+        !k->lag_bins || !k->pages || !k->pages_other) {
         errno = ENOMEM;
         return -1;
     }
@@ -132,6 +134,8 @@ void emu_counts_reset(struct emu_counts *k)
     zero(k->pace, pn);
     if (k->paced)
         zero(k->lag_bins, (size_t)EMU_LAG_BINS * k->vcpus);
+    zero((uint64_t *)k->pages, (size_t)k->vcpus * EMU_PAGE_SLOTS * (sizeof *k->pages / sizeof(uint64_t)));
+    zero(k->pages_other, k->vcpus);
     uint64_t now = emu_now_ns();
     __atomic_store_n(&k->paced_ns, 0, __ATOMIC_RELAXED);
     if (k->pace_since)
@@ -227,6 +231,51 @@ static void sb_pace(struct sb *b, const uint64_t *pace, int vcpus)
     }
 }
 
+/* "remote_pages": per vCPU, the EMU_PAGES_SHOWN pages with the most remote
+ * misses in tagged intervals, most first; "remote_pages_other": per vCPU,
+ * the misses of pages beyond its table and of pages not shown. */
+static void sb_remote_pages(struct sb *b, const struct emu_counts *k)
+{
+    sb_printf(b, ", \"remote_pages\": [");
+    uint64_t *other = calloc((size_t)k->vcpus, sizeof *other);
+    for (int v = 0; v < k->vcpus; v++) {
+        const struct emu_page *t = k->pages + (size_t)v * EMU_PAGE_SLOTS;
+        uint64_t shown_below = UINT64_MAX, all = 0, shown = 0;
+        size_t last = SIZE_MAX;
+        sb_printf(b, "%s[", v ? ", " : "");
+        for (int n = 0; n < EMU_PAGES_SHOWN; n++) {
+            /* The next page by misses (ties by slot): a selection, EMU_PAGES_SHOWN passes. */
+            size_t best = SIZE_MAX;
+            for (size_t i = 0; i < EMU_PAGE_SLOTS; i++) {
+                uint64_t m = __atomic_load_n(&t[i].misses, __ATOMIC_RELAXED);
+                if (!t[i].page || !m || m > shown_below || (m == shown_below && i <= last))
+                    continue;
+                if (best == SIZE_MAX || m > t[best].misses)
+                    best = i;
+            }
+            if (best == SIZE_MAX)
+                break;
+            shown_below = t[best].misses;
+            last = best;
+            shown += t[best].misses;
+            sb_printf(b, "%s{\"page\": \"0x%llx\", \"node\": %llu, \"misses\": %llu}", n ? ", " : "",
+                      (unsigned long long)((t[best].page - 1) << 12), (unsigned long long)t[best].node,
+                      (unsigned long long)t[best].misses);
+        }
+        for (size_t i = 0; i < EMU_PAGE_SLOTS; i++)
+            all += t[i].page ? __atomic_load_n(&t[i].misses, __ATOMIC_RELAXED) : 0;
+        if (other)
+            other[v] = all - shown + __atomic_load_n(&k->pages_other[v], __ATOMIC_RELAXED);
+        sb_printf(b, "]");
+    }
+    sb_printf(b, "], \"remote_pages_other\": ");
+    if (other)
+        sb_vec(b, other, k->vcpus);
+    else
+        sb_printf(b, "null");
+    free(other);
+}
+
 /* "misses", "accesses", ... and "tags": the members of one counts object, as of now. Lock held. */
 static void sb_counts(struct sb *b, struct emu_counts *k, uint64_t now)
 {
@@ -251,6 +300,7 @@ static void sb_counts(struct sb *b, struct emu_counts *k, uint64_t now)
                   EMU_LAG_BIN_NS);
         sb_matrix_stride(b, k->lag_bins, k->vcpus, bins < EMU_LAG_BINS ? (int)bins : EMU_LAG_BINS, EMU_LAG_BINS);
     }
+    sb_remote_pages(b, k);
     sb_printf(b, ", \"tags_dropped\": %llu, \"tags\": [", (unsigned long long)k->tags_dropped);
     int first = 1;
     for (int i = 0; i < k->ntags; i++) {

@@ -27,6 +27,20 @@ struct emu_tag {
     uint64_t wall_ns, since_ns;
 };
 
+/* Remote misses in tagged intervals, by the page of the virtual address:
+ * which memory a program's remote traffic goes to (the guest's memory map
+ * names the page; the address is the running process's). A table per vCPU,
+ * written only by that vCPU's thread; a page that finds its probe run full
+ * is counted in remote_pages_other. */
+#define EMU_PAGE_SLOTS 4096
+#define EMU_PAGE_PROBES 16
+#define EMU_PAGES_SHOWN 16
+struct emu_page {
+    uint64_t page; /* vaddr >> 12, + 1 (0: a free slot) */
+    uint64_t misses;
+    uint64_t node;
+};
+
 /* What pacing counts per vCPU, in this order (emu_counts_pace). */
 enum { EMU_PACE_INSNS, EMU_PACE_MODEL_NS, EMU_PACE_LAG_NS, EMU_PACE_WAIT_NS, EMU_PACE_FIELDS };
 
@@ -43,6 +57,8 @@ struct emu_counts {
     uint64_t paced_ns;    /* host time pacing was on (since reset), plus pace_since while it is */
     uint64_t pace_since;  /* when pacing was turned on, 0 while it is off */
     uint64_t *lag_bins;   /* vcpus x EMU_LAG_BINS: lag forgiven in each tenth of a second of paced time */
+    struct emu_page *pages; /* vcpus x EMU_PAGE_SLOTS: remote misses in tagged intervals by page */
+    uint64_t *pages_other;  /* per vCPU: those whose page found no slot */
     struct emu_tag tags[EMU_MAX_TAGS];
     int ntags;
     int16_t slot_of[EMU_TAG_IDS]; /* tag id -> slot + 1, 0 when unseen */
@@ -80,6 +96,29 @@ static inline void emu_counts_miss(struct emu_counts *k, int vcpu, int node)
     int cur = __atomic_load_n(&k->cur, __ATOMIC_RELAXED);
     if (cur >= 0)
         __atomic_fetch_add(&k->tags[cur].misses[at], 1, __ATOMIC_RELAXED);
+}
+
+/* A user-mode remote miss of vcpu at vaddr, on node: counted by page while a tag is current. */
+static inline void emu_counts_remote_page(struct emu_counts *k, int vcpu, uint64_t vaddr, int node)
+{
+    if (__atomic_load_n(&k->cur, __ATOMIC_RELAXED) < 0)
+        return;
+    uint64_t key = (vaddr >> 12) + 1;
+    struct emu_page *t = k->pages + (size_t)vcpu * EMU_PAGE_SLOTS;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 52);
+    for (int i = 0; i < EMU_PAGE_PROBES; i++) {
+        struct emu_page *e = &t[(h + (size_t)i) % EMU_PAGE_SLOTS];
+        uint64_t have = __atomic_load_n(&e->page, __ATOMIC_RELAXED);
+        if (have == key || (!have && __atomic_compare_exchange_n(&e->page, &have, key, 0, __ATOMIC_RELAXED,
+                                                                 __ATOMIC_RELAXED))) {
+            __atomic_store_n(&e->node, (uint64_t)node, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&e->misses, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        if (have == key)
+            return;
+    }
+    __atomic_fetch_add(&k->pages_other[vcpu], 1, __ATOMIC_RELAXED);
 }
 
 static inline void emu_counts_add(uint64_t *counter, uint64_t n)

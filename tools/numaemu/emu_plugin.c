@@ -204,6 +204,8 @@ static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr,
         return;
     }
     emu_counts_miss(&E.k, (int)idx, node);
+    if (node != v->node)
+        emu_counts_remote_page(&E.k, (int)idx, vaddr, node);
     if (E.pace.insn_ps)
         charge_paced(idx, v, node);
     else if (E.any_cost)

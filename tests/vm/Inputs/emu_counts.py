@@ -22,6 +22,12 @@
       ("snapshot I tag T entered E misses M").
   emu_counts.py stalls COUNTS
       prints "node N bandwidth stalls S" per node.
+  emu_counts.py pages COUNTS OUTPUT
+      OUTPUT holds a line "range LO HI" (hex addresses): for each vCPU with
+      remote misses in tagged intervals, prints how many of its listed pages
+      (remote_pages) lie in [LO, HI) and on which nodes, and whether the listed
+      misses plus remote_pages_other add up to its remote misses in the tags
+      ("pages account for every tagged remote miss: yes", else "no", exit 1).
   emu_counts.py paced COUNTS OUTPUT [--tolerance F]
       OUTPUT holds lines "paced vcpu V tag A over tag B measured R" (R: the
       ratio of the guest's own times of intervals A and B); for each, prints
@@ -154,6 +160,30 @@ def paced(args):
     return 1 if bad else 0
 
 
+def pages(args):
+    d = load(args.counts)
+    lo = hi = None
+    with open(args.output) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 3 and w[0] == "range":
+                lo, hi = int(w[1], 16), int(w[2], 16)
+    if lo is None:
+        sys.exit("{}: no line \"range LO HI\"".format(args.output))
+    bad = 0
+    for v, listed in enumerate(d["remote_pages"]):
+        tagged = sum(t["misses"][v][n] for t in d["tags"] for n in range(d["nodes"]) if n != d["vcpu_node"][v])
+        if not tagged:
+            continue
+        inside = sum(1 for p in listed if lo <= int(p["page"], 16) < hi)
+        nodes = sorted({p["node"] for p in listed})
+        ok = sum(p["misses"] for p in listed) + d["remote_pages_other"][v] == tagged
+        bad += not ok
+        print("vcpu {}: {} of {} pages listed in the range, on nodes {}; pages account for every tagged remote "
+              "miss: {}".format(v, inside, len(listed), nodes, "yes" if ok else "no"))
+    return 1 if bad else 0
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="emu_counts.py")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -178,9 +208,12 @@ def main(argv):
     pc.add_argument("counts")
     pc.add_argument("output")
     pc.add_argument("--tolerance", type=float, default=0.05)
+    pg = sub.add_parser("pages")
+    pg.add_argument("counts")
+    pg.add_argument("output")
     args = p.parse_args(argv)
     return {"check": check, "share": share, "drop": drop, "charged": charged, "tags": tags, "stalls": stalls,
-            "paced": paced}[args.cmd](args)
+            "paced": paced, "pages": pages}[args.cmd](args)
 
 
 if __name__ == "__main__":
