@@ -249,6 +249,8 @@ def main(argv=None, defaults=None):
                         cmd = bench_vm.wrap(runner, a.vm, env, cmd, a.timeout, {
                             "remote_ns": a.emu_remote_ns, "bandwidth": a.emu_bandwidth, "pace": a.pace,
                             "counts": os.path.abspath(counts)} if emu else None, c.balancing)
+                        # The runner takes the plugin and the launcher from the build under test.
+                        env = dict(env, OMPNUMA_BUILD_DIR=prefix)
                         if pool:
                             env = dict(env, OMPNUMA_VM_POOL=pool)
                     header = "".join("%s=%s\n" % (k, v) for k, v in sorted(env.items())

@@ -12,12 +12,14 @@ NOTE = ("VM timings are emulation (QEMU TCG, every node backed by the same host 
         "the configurations run and verify there, and say nothing about NUMA performance")
 EMU_NOTE = ("emulated NUMA (numaemu QEMU plugin): a remote cache miss costs {} ns more{}; times are emulation "
             "with that cost, comparable between configurations of this invocation only (the same pooled "
-            "guest runs them all, alternating); remote_share_pct is the plugin's ground truth")
+            "guest runs them all, alternating); every program is exec'ed on CPU 0 (ompnuma vm --start-cpu 0); "
+            "remote_share_pct is the plugin's ground truth")
 PACED_NOTE = ("paced emulated NUMA (numaemu QEMU plugin, --pace {}): the guest's clock follows a model of {} ns "
               "per instruction plus the memory latencies of a 2-socket server slowed down as much{}, so times "
               "do not depend on the host's load; a run whose vCPUs lagged behind the model by more than 1 % of "
-              "its measured phase is marked lagged and left out of the medians; remote_share_pct is the plugin's "
-              "ground truth")
+              "its measured phase is marked lagged and left out of the medians; every program is exec'ed on CPU 0 "
+              "(ompnuma vm --start-cpu 0), so its stack and its libraries' data start on node 0 in every run; "
+              "remote_share_pct is the plugin's ground truth")
 
 
 def find_runner(prefix):
@@ -90,8 +92,10 @@ def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):
     LD_LIBRARY_PATH travels with the program). emu: None, or {"remote_ns": N or None, "bandwidth": M or None,
     "pace": None, "" (the default) or NS, "counts": path} for the numaemu plugin (unpaced, remote_ns None
     is 0; paced, the model's default). balancing: boot the guest with Linux's automatic NUMA balancing on
-    (a guest of its own: the pool keys its guests on it)."""
-    cmd = list(runner) + ["--layout", layout, "--timeout", "%g" % timeout]
+    (a guest of its own: the pool keys its guests on it). Every program is exec'ed on CPU 0 (--start-cpu):
+    where the kernel's exec balancing put it changed from run to run which node held the primary's stack and
+    its libraries' data, up to 5 % of a paced run's time on 4 nodes."""
+    cmd = list(runner) + ["--layout", layout, "--timeout", "%g" % timeout, "--start-cpu", "0"]
     if balancing:
         cmd.append("--numa-balancing")
     if emu:

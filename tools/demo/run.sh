@@ -54,6 +54,8 @@ elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu
   pace=${OMPNUMA_DEMO_PACE:-default}
   [ "$pace" = off ] && pace=
   mark="$build/bin/ompnuma-emu-mark"
+  # Every run is exec'ed on CPU 0 (ompnuma vm --start-cpu): its stack and its libraries' data start on node 0.
+  start="$build/bin/ompnuma-start-on"
   # 16 MiB, 24 iterations: ompnuma samples, times a baseline, moves and verifies
   # within the first third; the last third is settled. Paced, an iteration of
   # 4 MiB takes about a second of the model's time.
@@ -71,10 +73,10 @@ elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu
   {
     for r in $(seq 1 "$rounds"); do
       # Tags are the plugin's per-interval counts: 10R+1 stock, 10R+2 ompnuma.
-      echo "echo '=== stock $r'; '$mark' tag $((10 * r + 1)); env $stock_env '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
-      echo "echo '=== ompnuma $r'; '$mark' tag $((10 * r + 2)); env $omp_env OMP_PLACEMENT_REPORT=/tmp/report.json '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
+      echo "echo '=== stock $r'; '$mark' tag $((10 * r + 1)); env $stock_env '$start' 0 '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
+      echo "echo '=== ompnuma $r'; '$mark' tag $((10 * r + 2)); env $omp_env OMP_PLACEMENT_REPORT=/tmp/report.json '$start' 0 '$prog' ${eargs[*]} 2>&1; '$mark' tag 0"
       # 10R+3: the oracle, every thread next to its data from the start.
-      echo "echo '=== oracle $r'; '$mark' tag $((10 * r + 3)); env $stock_env '$prog' ${eargs[*]} local 2>&1; '$mark' tag 0"
+      echo "echo '=== oracle $r'; '$mark' tag $((10 * r + 3)); env $stock_env '$start' 0 '$prog' ${eargs[*]} local 2>&1; '$mark' tag 0"
     done
     echo "echo '=== report'; cat /tmp/report.json"
   } > "$work/guest.sh"
@@ -83,7 +85,7 @@ elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu
   echo "   the stock runtime, ompnuma and the oracle run alternately in the same VM, $rounds rounds (~2-5 min)"
   "$build/bin/ompnuma" vm --nodes 2 --cpus-per-node 1 --mem 256 --distances '10,21;21,10' \
       "${cost[@]}" --counts "$work/counts.json" \
-      --file "$prog" --file "$build/lib" --file "$mark" --file "$work/guest.sh" --timeout 3600 -- \
+      --file "$prog" --file "$build/lib" --file "$mark" --file "$start" --file "$work/guest.sh" --timeout 3600 -- \
       /bin/sh "$work/guest.sh" > "$work/out.txt"
   python3 "$top/tools/demo/demo_emu.py" "$work/out.txt" "$work/counts.json" "${cost[*]}"
   cp "$work/out.txt.report.json" "$work/report.json"

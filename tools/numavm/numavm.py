@@ -12,12 +12,14 @@ import sys
 import tempfile
 import time
 
+import ompnuma
 from ompnuma.numavm import numavm_emu, numavm_guest, numavm_image, numavm_layout, numavm_vm
 from ompnuma.numavm.numavm_vm import EXIT_NOT_RUNNABLE, EXIT_TIMEOUT, EXIT_USAGE, EXIT_VM
 
 DEFAULT_TIMEOUT = 600
 GUEST_HOME = "/root"
 BUSYBOX_BIN = "/.numavm/bin"
+LAUNCHER = "ompnuma-start-on"
 
 EPILOG = """\
 exit status: the command's own; 124 when it ran past --timeout; 125 when the
@@ -67,6 +69,10 @@ def parse_args(argv):
     p.add_argument("--verbose", action="store_true", help="report boot and run times on stderr")
     p.add_argument("--numa-balancing", action="store_true",
                    help="boot the guest with Linux's automatic NUMA balancing on (default: off)")
+    p.add_argument("--start-cpu", type=int, default=None, metavar="CPU",
+                   help="exec the command on this guest CPU, then give it every CPU back before its first "
+                   "instruction: its stack and its libraries' data are first-touched on that CPU's node, not on "
+                   "the node the kernel's exec balancing picks (default: wherever the kernel execs it)")
     numavm_emu.add_arguments(p)
     p.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments (after --)")
     try:
@@ -131,12 +137,31 @@ def job_script(argv, env, cwd):
     return ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
 
 
-def build_job(args, base):
+def launcher_path():
+    """The guest-side launcher of --start-cpu (tools/numaemu/start_on.c), or raise UsageError."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    share = ompnuma.share_dir(__file__)
+    candidates = [os.path.join(share, "..", "..", "bin") if share else None,
+                  os.path.join(os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(here, "..", "..", "build"), "bin")]
+    for d in candidates:
+        if d and os.path.isfile(os.path.join(d, LAUNCHER)):
+            return os.path.abspath(os.path.join(d, LAUNCHER))
+    raise UsageError("--start-cpu: {} is not built: run tools/bootstrap build".format(LAUNCHER))
+
+
+def build_job(args, base, layout):
     """The job's file tree (files not already in base) and its script."""
     env = guest_env(args.env)
     busybox = numavm_image.find_busybox()
     command = resolve_command(args.command[0], env, busybox)
+    argv = list(args.command)
     paths = [os.path.abspath(f) for f in args.file]
+    if args.start_cpu is not None:
+        if not 0 <= args.start_cpu < layout.total_cpus:
+            raise UsageError("--start-cpu {}: the guest has CPUs 0..{}".format(args.start_cpu, layout.total_cpus - 1))
+        launcher = launcher_path()
+        paths.append(launcher)
+        argv = [launcher, str(args.start_cpu)] + argv
     for f in paths:
         if not os.path.lexists(f):
             raise NotRunnable("--file {}: no such file or directory".format(f))
@@ -149,7 +174,7 @@ def build_job(args, base):
     for path, entry in list(tree.entries.items()):
         if entry[0] == "file" and base.entries.get("/base" + path) == entry:
             del tree.entries[path]
-    tree.add_data("/.numavm/job.sh", job_script(args.command, env, cwd))
+    tree.add_data("/.numavm/job.sh", job_script(argv, env, cwd))
     return tree
 
 
@@ -270,7 +295,7 @@ def main(argv):
         if numavm_emu.requested(args):
             emu = numavm_emu.Emulation.from_args(args, layout, numavm_vm.find_qemu())
         base, base_key, base_cpio = base_image()
-        job = build_job(args, base)
+        job = build_job(args, base, layout)
         if emu and emu.paced and not emu.counts:
             # Paced, the counts say whether the command kept to its model.
             fd, tmp_counts = tempfile.mkstemp(prefix="numavm-counts-", suffix=".json")
