@@ -10,12 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "monotonic.h"
 
 /* The node most pages of [p, p + bytes) are on (move_pages, no move). */
 static int data_node(char *p, size_t bytes)

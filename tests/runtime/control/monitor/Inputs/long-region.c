@@ -6,12 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "monotonic.h"
 
 /* Threads of this process, and those whose name is the IMAR2 monitor's. */
 static int monitor_threads(int *all)
