@@ -139,13 +139,9 @@ def job_script(argv, env, cwd):
 
 def launcher_path():
     """The guest-side launcher of --start-cpu (tools/numaemu/start_on.c), or raise UsageError."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    share = ompnuma.share_dir(__file__)
-    candidates = [os.path.join(share, "..", "..", "bin") if share else None,
-                  os.path.join(os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(here, "..", "..", "build"), "bin")]
-    for d in candidates:
-        if d and os.path.isfile(os.path.join(d, LAUNCHER)):
-            return os.path.abspath(os.path.join(d, LAUNCHER))
+    found = ompnuma.built_file(__file__, "bin", LAUNCHER)
+    if found:
+        return found
     raise UsageError("--start-cpu: {} is not built: run tools/bootstrap build".format(LAUNCHER))
 
 

@@ -195,18 +195,14 @@ def paced_model(layout, ps, remote_ns=None, local_ns=None, bandwidth=None):
 
 def plugin_path():
     """The built plugin, or raise EmuError saying how to get it."""
-    here = os.path.dirname(os.path.abspath(__file__))
     env = os.environ.get("OMPNUMA_NUMAEMU_PLUGIN")
-    candidates = [env] if env else []
+    if env and os.path.isfile(env):
+        return os.path.abspath(env)
     # In the share/ompnuma this package is shipped in (build/share/ompnuma, <prefix>/share/ompnuma),
     # or the source tree's build directory.
-    share = ompnuma.share_dir(__file__)
-    candidates += [os.path.join(share, "numaemu.so") if share else None,
-                   os.path.join(os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(here, "..", "..", "build"),
-                                "share", "ompnuma", "numaemu.so")]
-    for c in candidates:
-        if c and os.path.isfile(c):
-            return os.path.abspath(c)
+    found = ompnuma.built_file(__file__, "share", "ompnuma", "numaemu.so")
+    if found:
+        return found
     if env:
         raise EmuError("OMPNUMA_NUMAEMU_PLUGIN={}: no such file".format(env))
     raise EmuError("the emulated-NUMA plugin (numaemu.so) is not built: run tools/bootstrap build "

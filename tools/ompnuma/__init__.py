@@ -19,3 +19,15 @@ def share_dir(module_file):
     if parts[-6:-2] == ["share", "ompnuma", "python", "ompnuma"]:
         return os.sep.join(parts[:-4])
     return None
+
+
+def built_file(module_file, *rel):
+    """The path of a built file, <prefix>/<rel...>, or None when it is not there. The prefixes tried: the build or
+    installation that ships module_file (share_dir), then $OMPNUMA_BUILD_DIR or the source tree's build/."""
+    share = share_dir(module_file)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(module_file))))
+    for prefix in (os.path.join(share, "..", "..") if share else None,
+                   os.environ.get("OMPNUMA_BUILD_DIR") or os.path.join(root, "build")):
+        if prefix and os.path.isfile(os.path.join(prefix, *rel)):
+            return os.path.abspath(os.path.join(prefix, *rel))
+    return None
