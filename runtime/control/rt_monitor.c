@@ -509,18 +509,16 @@ static void step(void)
     rt_region_t *r = __atomic_load_n(&mon.region, __ATOMIC_ACQUIRE);
     uint64_t seq = __atomic_load_n(&mon.seq, __ATOMIC_RELAXED);
     int active = __atomic_load_n(&mon.active, __ATOMIC_RELAXED);
-    int starved = mon.starved;
-    mon.starved = 0; /* until the gate below finds no TNT again */
     /* No outermost team ran in the interval: its threads idled in the
-     * OpenMP runtime; nothing to judge. */
+     * OpenMP runtime; nothing to judge (a starved monitor stays so). */
     if (!r || (!active && seq == mon.last_seq)) {
         mon.idle++;
-        mon.starved = starved;
         if (!mon.unread) /* an unread monitor takes its baseline once a TNT shows */
             baseline(now);
         mon.last_seq = seq;
         return;
     }
+    mon.starved = 0; /* until the gate below finds no TNT again */
     int n = r->team_size, same = mon.have_team && n == mon.n;
     if (n > mon.cand_cap) {
         rt_thread_t **c = realloc(mon.cand, (size_t)n * sizeof *c);
