@@ -109,14 +109,14 @@ static inline void emu_counts_remote_page(struct emu_counts *k, int vcpu, uint64
     for (int i = 0; i < EMU_PAGE_PROBES; i++) {
         struct emu_page *e = &t[(h + (size_t)i) % EMU_PAGE_SLOTS];
         uint64_t have = __atomic_load_n(&e->page, __ATOMIC_RELAXED);
-        if (have == key || (!have && __atomic_compare_exchange_n(&e->page, &have, key, 0, __ATOMIC_RELAXED,
-                                                                 __ATOMIC_RELAXED))) {
+        /* A free slot is claimed (a reset may be clearing the table meanwhile). */
+        if (!have && __atomic_compare_exchange_n(&e->page, &have, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            have = key;
+        if (have == key) {
             __atomic_store_n(&e->node, (uint64_t)node, __ATOMIC_RELAXED);
             __atomic_fetch_add(&e->misses, 1, __ATOMIC_RELAXED);
             return;
         }
-        if (have == key)
-            return;
     }
     __atomic_fetch_add(&k->pages_other[vcpu], 1, __ATOMIC_RELAXED);
 }
