@@ -53,6 +53,13 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
         rt_bubble_refresh();
     /* A team that came out smaller last time is measured as the smaller one. */
     rt_region_t *m = r && r->redirect ? r->redirect : r;
+    /* Not sampled while the source could add nothing: from now on it
+     * could. Another primary doing m's end-of-execution work (teams of one
+     * record at once) leaves it to the next fork. */
+    if (m && m->blind && !__atomic_exchange_n(&m->ending, 1, __ATOMIC_ACQUIRE)) {
+        rt_loop_source_sees(m);
+        __atomic_store_n(&m->ending, 0, __ATOMIC_RELEASE);
+    }
     if (m && m->measuring) {
         thr->counting |= 1u << d;
         rt_sample_t s;

@@ -3,6 +3,7 @@
 #define OMPNUMA_RT_EVENTS_H
 
 #include "rt_core.h"
+#include "rt_counters.h"
 #include "rt_region.h"
 #include "rt_settings.h"
 #include "rt_thread.h"
@@ -92,12 +93,14 @@ void rt_event_barrier_record(rt_thread_t *thr, int d);
 void rt_event_task_end_rest(rt_thread_t *thr, int d);
 
 /* A region met again at its level, not sampled, no cache to ask, no
- * bubbles: the rest would only find it. NULL otherwise. */
+ * bubbles, not one to begin sampling (blind while the source is): the
+ * rest would only find it. NULL otherwise. */
 static inline rt_region_t *rt_event_parallel_seen(rt_thread_t *thr, const void *codeptr, int requested)
 {
     int d = thr->depth;
     rt_region_t *r = d < RT_MAX_DEPTH ? rt_seen_at(thr, d, codeptr, requested) : NULL;
-    if (r && !(r->redirect ? r->redirect : r)->measuring && rt_conf->mode != RT_MODE_BUBBLE &&
+    const rt_region_t *m = r && r->redirect ? r->redirect : r;
+    if (r && !m->measuring && (!m->blind || rt_counters_blind()) && rt_conf->mode != RT_MODE_BUBBLE &&
         (!rt_conf->cache_path[0] || __atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED)))
         return r;
     return NULL;

@@ -66,7 +66,7 @@ WRITERS = {
         "pin_cpu": {REGION, LOOP, "runtime/rt_events.c"},
         "back_cpu": {REGION, LOOP, "runtime/rt_events.c"},
         # where the loop is: written by the loop alone, read by the events at every execution
-        **{f: {LOOP} for f in ("outcome", "measuring", "quiet", "confirming", "pins_applied")},
+        **{f: {LOOP} for f in ("outcome", "measuring", "quiet", "confirming", "pins_applied", "blind")},
         # the TNT: the counter source fills it (through rt_loop_sample), the loop clears it to sample again
         "tnt": {REGION, LOOP},
         # what the events see and count at every execution

@@ -88,6 +88,8 @@ static void state_free(rt_loop_region_t *st)
 
 /* A new record (rt_region_on_create): the loop's state, and where the
  * region starts. */
+static const char *region_name(const rt_region_t *r, char *buf, size_t len);
+
 static int created(rt_region_t *r)
 {
     size_t n = (size_t)r->team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
@@ -116,6 +118,20 @@ static int created(rt_region_t *r)
     int nodes = rt_mach->ok && rt_mach->topo.nnodes > 1;
     r->outcome = loop && nodes ? RT_OUTCOME_SAMPLING : RT_OUTCOME_OFF;
     r->measuring = rt_conf->mode != RT_MODE_OFF && nodes;
+    /* A source that could add nothing (hints, with no buffer attached):
+     * sampling would only cost the team (each member's own bookkeeping,
+     * the clock); the region runs as a settled one until the source could
+     * see (rt_loop_source_sees). */
+    if (r->measuring && rt_counters_blind()) {
+        r->blind = 1;
+        r->measuring = 0;
+        r->quiet = 1;
+        if (r->outcome == RT_OUTCOME_SAMPLING)
+            r->outcome = RT_OUTCOME_NO_DATA;
+        char name[960];
+        rt_verbose(1, "region %d%s: not sampled: the %s source has nothing to sample; placement unchanged", r->id,
+                   region_name(r, name, sizeof name), rt_source_name(rt_counters_used()));
+    }
     if (rt_conf->mode == RT_MODE_BUBBLE)
         r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
     loops[r->id] = st;
@@ -1001,6 +1017,23 @@ static int allotment_moved(rt_region_t *r)
     return 1;
 }
 
+int rt_loop_source_sees(rt_region_t *r)
+{
+    if (!r->blind || rt_counters_blind())
+        return 0;
+    r->blind = 0;
+    if (r->outcome == RT_OUTCOME_NO_DATA) {
+        phase_reset(r, RT_OUTCOME_SAMPLING, 1);
+    } else { /* the monitor's TNT alone (RT_OUTCOME_OFF) */
+        r->measuring = 1;
+        r->quiet = 0;
+        window_reset(r);
+    }
+    rt_verbose(1, "region %d: the %s source can sample now; sampling begins", r->id,
+               rt_source_name(rt_counters_used()));
+    return 1;
+}
+
 void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
     rt_loop_region_t *st = state(r);
@@ -1163,6 +1196,11 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
                  (unsigned long long)r->executions);
         return;
     case RT_OUTCOME_NO_DATA:
+        if (r->blind) {
+            snprintf(buf, len, "not sampled: the %s source had nothing to sample%s", rt_source_name(src),
+                     src == RT_SOURCE_HINTS ? " (the program attached no buffer with omp_numa_attach)" : "");
+            return;
+        }
         snprintf(buf, len, "no references from the %s source in %d sampled executions%s", rt_source_name(src), sample,
                  src == RT_SOURCE_PAGEFAULT && rt_conf->track != RT_TRACK_ALL
                      ? " (track=all also covers the program's static arrays)"
@@ -1214,10 +1252,11 @@ void rt_loop_source_armed(rt_region_t *r)
 int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns)
 {
     rt_loop_region_t *st = state(r);
-    if (r->outcome != RT_OUTCOME_SAMPLING || r->executions) {
+    if ((r->outcome != RT_OUTCOME_SAMPLING && !(r->blind && r->outcome == RT_OUTCOME_NO_DATA)) || r->executions) {
         errno = EINVAL;
         return -1;
     }
+    r->blind = 0;
     for (int i = 0; i < r->team_size; i++) {
         st->decided_cpu[i] = cpus[i];
         st->map_node[i] = rt_topo_node_of_cpu(&rt_mach->topo, cpus[i]);

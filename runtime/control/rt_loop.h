@@ -73,6 +73,12 @@ const rt_loop_region_t *rt_loop_of(const rt_region_t *r);
  * settled, re-opening sampling on drift. Allocates only when deciding. */
 void rt_loop_region_end(rt_region_t *r, uint64_t cp);
 
+/* A region created while the counter source could add nothing (r->blind:
+ * not sampled, settled as no_data) begins its sampling phase once the
+ * source could (rt_counters_blind). The encountering thread, before a fork,
+ * holding r's `ending`. Returns whether it began. */
+int rt_loop_source_sees(rt_region_t *r);
+
 /* What a counter source is told about the current execution of r: the loop
  * alone knows which table is being filled and whether a phase just began. */
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out);

@@ -223,7 +223,7 @@ static void drop_attaches(uintptr_t base, size_t size)
     for (size_t i = 0; i < nattaches; i++)
         if (!(attaches[i].base >= base && attaches[i].base < base + size))
             attaches[j++] = attaches[i];
-    nattaches = j;
+    __atomic_store_n(&nattaches, j, __ATOMIC_RELAXED);
 }
 
 static void remove_area(area_t *a)
@@ -468,12 +468,17 @@ int rt_mem_attach(void *ptr, size_t size, int thread_num)
             attaches = n;
             capattaches = cap;
         }
-        nattaches++;
+        __atomic_store_n(&nattaches, nattaches + 1, __ATOMIC_RELAXED);
     }
     attaches[i] = (attach_t){ .base = (uintptr_t)ptr, .start = s, .end = e, .thread_num = thread_num };
 out:
     pthread_mutex_unlock(&reg_lock);
     return rc;
+}
+
+size_t rt_mem_attachments(void)
+{
+    return __atomic_load_n(&nattaches, __ATOMIC_RELAXED);
 }
 
 int rt_mem_detach(void *ptr)
@@ -484,7 +489,7 @@ int rt_mem_detach(void *ptr)
     for (size_t i = 0; i < nattaches; i++)
         if (attaches[i].base != (uintptr_t)ptr)
             attaches[j++] = attaches[i];
-    nattaches = j;
+    __atomic_store_n(&nattaches, j, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&reg_lock);
     if (j == before || !ptr) {
         errno = EINVAL;

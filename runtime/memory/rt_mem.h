@@ -48,6 +48,8 @@ int    rt_mem_register(void *ptr, size_t size);
 int    rt_mem_unregister(void *ptr);
 int    rt_mem_attach(void *ptr, size_t size, int thread_num);
 int    rt_mem_detach(void *ptr);
+/* Buffers attached now (no lock: what a source asks before it samples). */
+size_t rt_mem_attachments(void);
 int    rt_mem_migrate_on_next_touch(void *ptr, size_t size);
 int    rt_mem_migrate_to_node(void *ptr, size_t size, int node);
 int    rt_mem_nodes_of(const void *ptr, size_t size, size_t *pages_per_node);

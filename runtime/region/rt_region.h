@@ -91,6 +91,9 @@ typedef struct rt_region {
     int          nested;        /* a team was forked inside it (set once, by the forking member):
                                    its members' own records of it are needed (rt_events.h) */
     int          cache_checked; /* the placement cache was asked for this region (atomic) */
+    int          blind;         /* not sampled: the counter source could add nothing when the
+                                   region came (rt_counters_blind); its first fork after the
+                                   source can sample begins a sampling phase (rt_loop.c) */
 
     /* Written by the primary at the end of every execution. */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */

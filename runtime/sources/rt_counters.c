@@ -126,6 +126,11 @@ int rt_counters_can_peek(void)
     return active && active->peek;
 }
 
+int rt_counters_blind(void)
+{
+    return active && active->blind && active->blind();
+}
+
 int rt_counters_running_team(void)
 {
     return active ? active->running_team : 0;

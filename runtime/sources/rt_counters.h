@@ -42,6 +42,9 @@ int rt_counters_addresses(void);
  * still running (rt_counters_peek): else references show only as
  * executions end. */
 int rt_counters_can_peek(void);
+/* Whether the chosen source could add nothing to an execution sampled now
+ * (rt_source_ops_t.blind): no lock, no system call. */
+int rt_counters_blind(void);
 /* Whether the chosen source can sample a team that is already running (a
  * worksharing loop inside one long execution: rt_sample_t.tids). */
 int rt_counters_running_team(void);

@@ -87,6 +87,11 @@ typedef struct rt_source_ops {
      * overwritten, and 1; otherwise 0 and tnt untouched. What a region that
      * runs once has before it ends. May be NULL. */
     int  (*peek)(const rt_sample_t *s, uint64_t *tnt);
+    /* 1 while the source could add nothing to an execution sampled now
+     * (hints: no buffer attached): regions then sample nothing until it
+     * could (control/rt_loop.c, "blind"). No lock, no system call: asked at
+     * every fork of such a region. May be NULL: never blind. */
+    int  (*blind)(void);
     int    intrusive;  /* sampling slows the sampled execution */
     int    addresses;  /* region_end logs each sample's address into s->addrs */
     int    running_team; /* region_begin can sample a team already running (s->tids) */

@@ -29,9 +29,16 @@ static int region_end(const rt_sample_t *s, uint64_t *added)
     return 0;
 }
 
+/* Nothing attached: a snapshot would be empty. */
+static int blind(void)
+{
+    return rt_mem_attachments() == 0;
+}
+
 const rt_source_ops_t rt_source_hints = {
     .probe = probe,
     .region_end = region_end,
+    .blind = blind,
     .intrusive = 0,
     .running_team = 1,
 };
