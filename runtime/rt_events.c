@@ -53,9 +53,10 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
         rt_bubble_refresh();
     /* A team that came out smaller last time is measured as the smaller one. */
     rt_region_t *m = r && r->redirect ? r->redirect : r;
-    /* Not sampled while the source could add nothing: from now on it
-     * could. Another primary doing m's end-of-execution work (teams of one
-     * record at once) leaves it to the next fork. */
+    /* Not sampled while the source could add nothing, and a buffer was
+     * attached since (rt_loop.c set `measuring`): its phase begins. Another
+     * primary doing m's end-of-execution work (teams of one record at
+     * once) leaves it to the next fork. */
     if (m && m->blind && !__atomic_exchange_n(&m->ending, 1, __ATOMIC_ACQUIRE)) {
         rt_loop_source_sees(m);
         __atomic_store_n(&m->ending, 0, __ATOMIC_RELEASE);
@@ -129,7 +130,7 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
             repin(thr, r, cpu, bubble ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
         }
     }
-    if (r->measuring) {
+    if (r->measuring && !r->resting) {
         if (!r->confirming) /* where the threads were while the TNT was sampled */
             r->seen_cpu[index] = sched_getcpu();
         rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .parent_index = r->parent_index,
@@ -210,7 +211,19 @@ static int counters_end(rt_region_t *r)
     if (got & RT_SOURCE_ARMED)
         rt_loop_source_armed(r);
     r->source_pending = (got & RT_SOURCE_PENDING) != 0;
+    r->source_waits = (got & RT_SOURCE_WAITS) != 0;
     return !s.record && !r->source_pending;
+}
+
+int rt_event_resting(rt_region_t *r)
+{
+    /* Another primary doing r's end-of-execution work (teams of one record
+     * at once): this execution rests, the next fork asks. */
+    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))
+        return 1;
+    int resting = rt_loop_resting(r);
+    __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+    return resting;
 }
 
 void rt_event_region_abandon(rt_region_t *r)

@@ -3,7 +3,6 @@
 #define OMPNUMA_RT_EVENTS_H
 
 #include "rt_core.h"
-#include "rt_counters.h"
 #include "rt_region.h"
 #include "rt_settings.h"
 #include "rt_thread.h"
@@ -92,15 +91,20 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
 void rt_event_barrier_record(rt_thread_t *thr, int d);
 void rt_event_task_end_rest(rt_thread_t *thr, int d);
 
-/* A region met again at its level, not sampled, no cache to ask, no
- * bubbles, not one to begin sampling (blind while the source is): the
- * rest would only find it. NULL otherwise. */
+/* Whether an execution of r, sampling while its source waits (r->resting),
+ * still rests: no reading is due (rt_loop_resting); when one is, r is
+ * sampled in full from this execution on. */
+int rt_event_resting(rt_region_t *r);
+
+/* A region met again at its level, not sampled (or resting while its
+ * source waits), no cache to ask, no bubbles: the rest would only find it.
+ * NULL otherwise. */
 static inline rt_region_t *rt_event_parallel_seen(rt_thread_t *thr, const void *codeptr, int requested)
 {
     int d = thr->depth;
     rt_region_t *r = d < RT_MAX_DEPTH ? rt_seen_at(thr, d, codeptr, requested) : NULL;
-    const rt_region_t *m = r && r->redirect ? r->redirect : r;
-    if (r && !m->measuring && (!m->blind || rt_counters_blind()) && rt_conf->mode != RT_MODE_BUBBLE &&
+    rt_region_t *m = r && r->redirect ? r->redirect : r;
+    if (r && (!m->measuring || (m->resting && rt_event_resting(m))) && rt_conf->mode != RT_MODE_BUBBLE &&
         (!rt_conf->cache_path[0] || __atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED)))
         return r;
     return NULL;
@@ -128,7 +132,7 @@ static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int ind
         return;
     if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
         __atomic_store_n(&r->slot[index].member, thr, __ATOMIC_RELAXED);
-    if (r->pins_applied || r->measuring || rt_conf->mode == RT_MODE_BUBBLE ||
+    if (r->pins_applied || (r->measuring && !r->resting) || rt_conf->mode == RT_MODE_BUBBLE ||
         (d == 0 && index == 0 && rt_conf->migrate != RT_MIGRATE_OFF))
         rt_event_task_begin_rest(thr, r, d, index, master_slot, team);
     if (timed)
@@ -169,16 +173,18 @@ static inline void rt_event_task_end(rt_thread_t *thr)
 }
 
 /* Whether the members of an execution of r that thr begins (r as
- * rt_event_parallel_seen found it: settled) need no events at all: the
+ * rt_event_parallel_seen found it: settled, or resting) need no events at all: the
  * execution is untimed, no thread re-pins for it, no team was ever forked
  * inside it (a member's record of it names the parent of such a team), the
- * counter source holds nothing of it, no loop is open. (A caller asks only
+ * counter source holds nothing of it or waits for its next reading
+ * (`resting`: it holds the region's window, nothing of this execution),
+ * no loop is open. (A caller asks only
  * without bubbles, where members place themselves, and without the
  * migration monitor, which counts their work.) */
 static inline int rt_event_members_idle(const rt_thread_t *thr, const rt_region_t *r, int timed)
 {
-    return !timed && !r->pins_applied && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) && !r->source_pending &&
-           !thr->ws && !(thr->counting & (1u << thr->depth));
+    return !timed && !r->pins_applied && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) &&
+           ((!r->source_pending && !(thr->counting & (1u << thr->depth))) || r->resting) && !thr->ws;
 }
 
 /* An untimed execution of a settled region the counter source is done with

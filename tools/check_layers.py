@@ -66,13 +66,13 @@ WRITERS = {
         "pin_cpu": {REGION, LOOP, "runtime/rt_events.c"},
         "back_cpu": {REGION, LOOP, "runtime/rt_events.c"},
         # where the loop is: written by the loop alone, read by the events at every execution
-        **{f: {LOOP} for f in ("outcome", "measuring", "quiet", "confirming", "pins_applied", "blind")},
+        **{f: {LOOP} for f in ("outcome", "measuring", "quiet", "confirming", "pins_applied", "blind", "resting")},
         # the TNT: the counter source fills it (through rt_loop_sample), the loop clears it to sample again
         "tnt": {REGION, LOOP},
         # what the events see and count at every execution
         **{f: {REGION, "runtime/rt_events.c"} for f in ("tid", "seen_cpu", "redirect", "busy_sum", "cp_min")},
         **{f: {"runtime/rt_events.c"} for f in ("nested", "cache_checked", "timed_executions", "cp_sum", "cp_max",
-                                                "source_pending", "repins", "refs_seen")},
+                                                "source_pending", "source_waits", "repins", "refs_seen")},
         **{f: {"runtime/rt_events.c", "runtime/region/rt_region.h"} for f in ("ending", "executions")},
     }),
     "rt_loop_region_t": ("runtime/control/rt_loop.h", {"*": {LOOP}}),

@@ -13,6 +13,7 @@
 #include "rt_data.h"
 #include "rt_log.h"
 #include "rt_loop.h"
+#include "rt_mem.h"
 #include "rt_policy.h"
 #include "rt_settings.h"
 #include "rt_symbol.h"
@@ -138,9 +139,23 @@ static int created(rt_region_t *r)
     return 0;
 }
 
+/* A buffer was attached (rt_mem_on_attach): regions not sampled because the
+ * source could see nothing fork through the rest from now on, where their
+ * sampling phase begins (rt_loop_source_sees). Only `measuring` is written
+ * here: a blind region's end of execution never writes it. */
+static void attached(void)
+{
+    for (int i = 0; i < rt_region_count(); i++) {
+        rt_region_t *r = rt_region_at(i);
+        if (__atomic_load_n(&r->blind, __ATOMIC_RELAXED))
+            __atomic_store_n(&r->measuring, 1, __ATOMIC_RELEASE);
+    }
+}
+
 void rt_loop_init(void)
 {
     rt_region_on_create(created);
+    rt_mem_on_attach(attached);
 }
 
 /* A new window of executions within the current phase. */
@@ -159,6 +174,7 @@ static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
     r->outcome = outcome;
     r->measuring = measuring;
     r->quiet = 0;
+    r->resting = 0;
     st->settle = 0;
     window_reset(r);
 }
@@ -1017,11 +1033,40 @@ static int allotment_moved(rt_region_t *r)
     return 1;
 }
 
+/* The phase has its `sample` executions and stays open only for a source
+ * sampled by time whose next reading is not due (RT_SOURCE_WAITS): the
+ * executions until it is rest (rt_loop_resting). A source's window lasts
+ * seconds (numa_balancing: 2 s at least, up to a minute without faults),
+ * and each execution sampled in full costs the team its bookkeeping. */
+static int rests(const rt_region_t *r, int execs)
+{
+    return r->measuring && r->source_pending && r->source_waits && execs >= rt_conf->sample && !r->construct;
+}
+
+int rt_loop_resting(rt_region_t *r)
+{
+    if (!r->resting)
+        return 0;
+    rt_sample_t s;
+    rt_loop_sample(r, &s);
+    if (!rt_counters_due(&s))
+        return 1;
+    r->resting = 0;
+    return 0;
+}
+
 int rt_loop_source_sees(rt_region_t *r)
 {
-    if (!r->blind || rt_counters_blind())
+    if (!r->blind)
         return 0;
+    if (rt_counters_blind()) { /* detached again since */
+        r->measuring = 0;
+        return 0;
+    }
     r->blind = 0;
+    /* What an execution forked before the flag showed may have added. */
+    memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt);
+    memset(state(r)->tnt_samples, 0, (size_t)r->team_size * sizeof *state(r)->tnt_samples);
     if (r->outcome == RT_OUTCOME_NO_DATA) {
         phase_reset(r, RT_OUTCOME_SAMPLING, 1);
     } else { /* the monitor's TNT alone (RT_OUTCOME_OFF) */
@@ -1038,6 +1083,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
     rt_loop_region_t *st = state(r);
     int sample = rt_conf->sample;
+    r->resting = 0; /* a timed execution: it did not rest; whether the next may is below */
     if (allotment_moved(r))
         return;
     switch (r->outcome) {
@@ -1070,8 +1116,10 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             phase_add(r, cp);
             if (rt_counters_intrusive() && home_early(r))
                 return;
-            if (st->phase_execs < sample || r->source_pending || loop_needs_samples(r))
+            if (st->phase_execs < sample || r->source_pending || loop_needs_samples(r)) {
+                r->resting = rests(r, st->phase_execs);
                 return;
+            }
             if (rt_counters_intrusive()) {
                 window_reset(r);
                 r->measuring = 0;
@@ -1101,6 +1149,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         if (r->confirming) {
             if (++st->phase_execs >= sample && !r->source_pending)
                 end_confirm(r);
+            else
+                r->resting = rests(r, st->phase_execs);
             return;
         }
         /* Settled: watch for drift over windows of executions. */

@@ -73,6 +73,12 @@ const rt_loop_region_t *rt_loop_of(const rt_region_t *r);
  * settled, re-opening sampling on drift. Allocates only when deciding. */
 void rt_loop_region_end(rt_region_t *r, uint64_t cp);
 
+/* r samples while its source waits by time (r->resting): before a fork,
+ * whether this execution still rests (1), or a reading is due and it is
+ * sampled in full (0, resting cleared until its end says again). The
+ * encountering thread, holding r's `ending`. */
+int rt_loop_resting(rt_region_t *r);
+
 /* A region created while the counter source could add nothing (r->blind:
  * not sampled, settled as no_data) begins its sampling phase once the
  * source could (rt_counters_blind). The encountering thread, before a fork,

@@ -441,6 +441,13 @@ static int known_range(const void *ptr, size_t size, uintptr_t *start, uintptr_t
     return 0;
 }
 
+static rt_mem_attached_fn attached_fn;
+
+void rt_mem_on_attach(rt_mem_attached_fn fn)
+{
+    attached_fn = fn;
+}
+
 int rt_mem_attach(void *ptr, size_t size, int thread_num)
 {
     rt_mem_init_once();
@@ -473,6 +480,8 @@ int rt_mem_attach(void *ptr, size_t size, int thread_num)
     attaches[i] = (attach_t){ .base = (uintptr_t)ptr, .start = s, .end = e, .thread_num = thread_num };
 out:
     pthread_mutex_unlock(&reg_lock);
+    if (rc == 0 && attached_fn)
+        attached_fn();
     return rc;
 }
 

@@ -50,6 +50,11 @@ int    rt_mem_attach(void *ptr, size_t size, int thread_num);
 int    rt_mem_detach(void *ptr);
 /* Buffers attached now (no lock: what a source asks before it samples). */
 size_t rt_mem_attachments(void);
+/* Called by the thread that attached a buffer, after the attachment is in
+ * (no lock held): what samples attachments may see something now. Set once,
+ * before the first region. */
+typedef void (*rt_mem_attached_fn)(void);
+void rt_mem_on_attach(rt_mem_attached_fn fn);
 int    rt_mem_migrate_on_next_touch(void *ptr, size_t size);
 int    rt_mem_migrate_to_node(void *ptr, size_t size, int node);
 int    rt_mem_nodes_of(const void *ptr, size_t size, size_t *pages_per_node);

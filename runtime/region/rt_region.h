@@ -91,9 +91,14 @@ typedef struct rt_region {
     int          nested;        /* a team was forked inside it (set once, by the forking member):
                                    its members' own records of it are needed (rt_events.h) */
     int          cache_checked; /* the placement cache was asked for this region (atomic) */
+    int          resting;       /* sampling, and the source waits by time until its next reading
+                                   (RT_SOURCE_WAITS): executions that need nothing from the team
+                                   run as settled untimed ones; the encountering thread asks the
+                                   source before each fork (rt_event_parallel_seen) */
     int          blind;         /* not sampled: the counter source could add nothing when the
-                                   region came (rt_counters_blind); its first fork after the
-                                   source can sample begins a sampling phase (rt_loop.c) */
+                                   region came (rt_counters_blind); when it could (an attach),
+                                   measuring is set and the next fork begins a sampling phase
+                                   (rt_loop_source_sees) */
 
     /* Written by the primary at the end of every execution. */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
@@ -103,6 +108,7 @@ typedef struct rt_region {
     uint64_t    cp_sum;         /* sum of critical paths (ns) */
     uint64_t    cp_min, cp_max;
     rt_outcome_t outcome;       /* where the placement loop is (rt_loop.c) */
+    int          source_waits;  /* ... and its next reading is not due yet (RT_SOURCE_WAITS) */
     int          source_pending;/* a source sampled by time has its window open: the phase
                                    goes on whatever the execution count */
     uint64_t     repins;        /* re-pins threads made entering this region */
@@ -152,8 +158,8 @@ static inline rt_region_t *rt_region_for_team(rt_region_t *requested, int actual
         return requested;
     return rt_region_for_smaller_team(requested, actual);
 }
-/* Whether the next execution of r is timed: every one while r samples,
- * verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
+/* Whether the next execution of r is timed: every one while r samples
+ * (but those its source waits through: `resting`), verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
  * to see a drift, and settled regions cost no clock reads otherwise), one
  * in RT_TIMING_STRIDE_QUIET once the loop watches it for nothing (`quiet`)
  * and it holds no pins (their re-pins are weighed over windows of timed
@@ -170,8 +176,9 @@ static inline int rt_region_timed(const rt_region_t *r)
 {
     if (r->redirect)
         r = r->redirect;
-    return !rt_region_settled(r) ||
-           r->executions % (r->quiet && !r->pins_applied ? RT_TIMING_STRIDE_QUIET : RT_TIMING_STRIDE) == 0;
+    if (!rt_region_settled(r))
+        return !r->resting;
+    return r->executions % (r->quiet && !r->pins_applied ? RT_TIMING_STRIDE_QUIET : RT_TIMING_STRIDE) == 0;
 }
 
 /* An untimed execution of r is over: one more. Teams of one record may end

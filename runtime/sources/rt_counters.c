@@ -116,6 +116,11 @@ int rt_counters_region_end(const rt_sample_t *s, uint64_t *added)
     return bits;
 }
 
+int rt_counters_due(const rt_sample_t *s)
+{
+    return !active || !active->due || active->due(s);
+}
+
 int rt_counters_peek(const rt_sample_t *s, uint64_t *tnt)
 {
     return active && active->peek ? active->peek(s, tnt) : 0;

@@ -29,6 +29,10 @@ void rt_counters_thread_begin(const rt_sample_t *s, int index, const void *team)
 /* The primary, at the end of every execution: see rt_source_ops_t.region_end. */
 int rt_counters_region_end(const rt_sample_t *s, uint64_t *added);
 
+/* Before a fork of s's region while the source waits (RT_SOURCE_WAITS):
+ * whether this execution needs the team (rt_source_ops_t.due). */
+int rt_counters_due(const rt_sample_t *s);
+
 /* The references of s's execution being sampled so far (rt_source_ops_t.peek): 1 and tnt filled, or 0. */
 int rt_counters_peek(const rt_sample_t *s, uint64_t *tnt);
 

@@ -60,6 +60,7 @@ typedef struct rt_sample {
 
 #define RT_SOURCE_ARMED   1
 #define RT_SOURCE_PENDING 2
+#define RT_SOURCE_WAITS   4
 
 typedef struct rt_source_ops {
     /* 0 when the source can work here; otherwise -1 with the reason in why. */
@@ -79,8 +80,16 @@ typedef struct rt_source_ops {
      * RT_SOURCE_ARMED when this execution was armed for the region (an
      * intrusive source samples one at a time), RT_SOURCE_PENDING while a
      * source that samples by time has not closed its window (the loop then
-     * keeps the phase open past `sample` executions). */
+     * keeps the phase open past `sample` executions), with RT_SOURCE_WAITS
+     * when the executions until its next reading need nothing from the
+     * team (the source says which one does: due). */
     int  (*region_end)(const rt_sample_t *s, uint64_t *added);
+    /* The encountering thread, before a fork of s's region while the source
+     * waits (RT_SOURCE_WAITS): 1 when this execution's threads must take
+     * part (a reading is due: the source asks for it now), 0 when it needs
+     * nothing of them, and the team runs as a settled one. May be NULL
+     * for a source that never waits. */
+    int  (*due)(const rt_sample_t *s);
     /* Another thread (the migration monitor) while a team runs: when the
      * execution being sampled is s's region's (code address, parent, team
      * size), its references so far into tnt [team_size * nnodes],

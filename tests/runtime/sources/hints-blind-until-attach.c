@@ -16,7 +16,7 @@
 // RUN:     OMP_PLACEMENT_REPORT=%t.ompt.json %t
 // RUN: %python %S/Inputs/blind_regions.py %t.ompt.json | FileCheck %s
 // CHECK: before executions 20 timed 1 tnt 0 outcome no_data why not sampled: the hints source had nothing to sample (the program attached no buffer with omp_numa_attach)
-// CHECK-NEXT: after executions 30 tnt every thread outcome decided
+// CHECK-NEXT: after executions 30 tnt every thread outcome a decision
 // LOG: region {{[0-9]+}}{{.*}}: not sampled: the hints source has nothing to sample; placement unchanged
 // LOG: region {{[0-9]+}}: the hints source can sample now; sampling begins
 #include <omp.h>
