@@ -173,14 +173,14 @@ static inline void rt_event_task_end(rt_thread_t *thr)
 }
 
 /* Whether the members of an execution of r that thr begins (r as
- * rt_event_parallel_seen found it: settled, or resting) need no events at all: the
- * execution is untimed, no thread re-pins for it, no team was ever forked
- * inside it (a member's record of it names the parent of such a team), the
- * counter source holds nothing of it or waits for its next reading
- * (`resting`: it holds the region's window, nothing of this execution),
- * no loop is open. (A caller asks only
- * without bubbles, where members place themselves, and without the
- * migration monitor, which counts their work.) */
+ * rt_event_parallel_seen found it: settled, or resting) need no events at
+ * all: the execution is untimed, no thread re-pins for it, no team was ever
+ * forked inside it (a member's record of it names the parent of such a
+ * team), the counter source holds nothing of it or waits for its next
+ * reading (`resting`: it holds the region's window, nothing of this
+ * execution), no loop is open. (A caller asks only without bubbles, where
+ * members place themselves, and without the migration monitor, which
+ * counts their work.) */
 static inline int rt_event_members_idle(const rt_thread_t *thr, const rt_region_t *r, int timed)
 {
     return !timed && !r->pins_applied && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) &&

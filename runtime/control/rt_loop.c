@@ -1001,12 +1001,20 @@ static void end_verify(rt_region_t *r)
 }
 
 /* A new sampling phase for a settled region: a fresh TNT, then a decision. */
+/* r's sampled tables emptied: the TNT, its samples per thread, the one after a move. */
+static void tnt_clear(rt_region_t *r)
+{
+    rt_loop_region_t *st = state(r);
+    size_t cells = (size_t)r->team_size * (size_t)rt_mach->topo.nnodes;
+    memset(r->tnt, 0, cells * sizeof *r->tnt);
+    memset(st->tnt_samples, 0, (size_t)r->team_size * sizeof *st->tnt_samples);
+    memset(st->tnt_after, 0, cells * sizeof *st->tnt_after);
+}
+
 static void sample_again(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
-    memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt);
-    memset(st->tnt_samples, 0, (size_t)r->team_size * sizeof *st->tnt_samples);
-    memset(st->tnt_after, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *st->tnt_after);
+    tnt_clear(r);
     st->resamples++;
     st->cp_settled_ns = 0;
     r->confirming = 0;
@@ -1064,9 +1072,7 @@ int rt_loop_source_sees(rt_region_t *r)
         return 0;
     }
     r->blind = 0;
-    /* What an execution forked before the flag showed may have added. */
-    memset(r->tnt, 0, (size_t)r->team_size * (size_t)rt_mach->topo.nnodes * sizeof *r->tnt);
-    memset(state(r)->tnt_samples, 0, (size_t)r->team_size * sizeof *state(r)->tnt_samples);
+    tnt_clear(r); /* what an execution forked before the flag showed may have added */
     if (r->outcome == RT_OUTCOME_NO_DATA) {
         phase_reset(r, RT_OUTCOME_SAMPLING, 1);
     } else { /* the monitor's TNT alone (RT_OUTCOME_OFF) */

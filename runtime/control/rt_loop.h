@@ -80,9 +80,11 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp);
 int rt_loop_resting(rt_region_t *r);
 
 /* A region created while the counter source could add nothing (r->blind:
- * not sampled, settled as no_data) begins its sampling phase once the
- * source could (rt_counters_blind). The encountering thread, before a fork,
- * holding r's `ending`. Returns whether it began. */
+ * not sampled, settled as no_data) begins its sampling phase if the source
+ * can now see (rt_counters_blind: an attach since, which also set
+ * `measuring` so that its next fork comes here), else stays unsampled. The
+ * encountering thread, before a fork, holding r's `ending`. Returns
+ * whether it began. */
 int rt_loop_source_sees(rt_region_t *r);
 
 /* What a counter source is told about the current execution of r: the loop

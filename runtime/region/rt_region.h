@@ -159,8 +159,8 @@ static inline rt_region_t *rt_region_for_team(rt_region_t *requested, int actual
     return rt_region_for_smaller_team(requested, actual);
 }
 /* Whether the next execution of r is timed: every one while r samples
- * (but those its source waits through: `resting`), verifies or confirms, one in RT_TIMING_STRIDE once it is settled (enough
- * to see a drift, and settled regions cost no clock reads otherwise), one
+ * (but those its source waits through: `resting`), verifies or confirms,
+ * one in RT_TIMING_STRIDE once it is settled (enough to see a drift, and settled regions cost no clock reads otherwise), one
  * in RT_TIMING_STRIDE_QUIET once the loop watches it for nothing (`quiet`)
  * and it holds no pins (their re-pins are weighed over windows of timed
  * executions): its timed executions then only add to the report's times.

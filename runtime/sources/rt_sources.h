@@ -97,9 +97,9 @@ typedef struct rt_source_ops {
      * runs once has before it ends. May be NULL. */
     int  (*peek)(const rt_sample_t *s, uint64_t *tnt);
     /* 1 while the source could add nothing to an execution sampled now
-     * (hints: no buffer attached): regions then sample nothing until it
-     * could (control/rt_loop.c, "blind"). No lock, no system call: asked at
-     * every fork of such a region. May be NULL: never blind. */
+     * (hints: no buffer attached): a region created then samples nothing
+     * until an attach says it may (control/rt_loop.c, "blind"). No lock, no
+     * system call. May be NULL: never blind. */
     int  (*blind)(void);
     int    intrusive;  /* sampling slows the sampled execution */
     int    addresses;  /* region_end logs each sample's address into s->addrs */
