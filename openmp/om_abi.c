@@ -78,6 +78,24 @@ static inline int from_runtime(const void *site)
  * and work for the migration monitor, loops for the region loop. */
 static int waits_read, loops_read;
 
+/* The monitor's sleep (rt_event_monitor_asleep_flag); a zero that stays
+ * zero when there is no monitor. */
+static const int never_asleep;
+static const int *monitor_asleep = &never_asleep;
+
+static inline int monitor_sleeps(void)
+{
+    return __atomic_load_n(monitor_asleep, __ATOMIC_RELAXED);
+}
+
+/* Whether a thread's waits and work are counted now: the monitor reads
+ * them, except while it sleeps for evidence (the first step after it takes
+ * a new baseline). */
+static inline int waits_counted(void)
+{
+    return waits_read && !monitor_sleeps();
+}
+
 int om_abi_route(void)
 {
     return __atomic_load_n(&route, __ATOMIC_ACQUIRE);
@@ -97,7 +115,7 @@ static inline __attribute__((always_inline)) void member_begin(om_thread_t *thr,
 {
     if (__builtin_expect(index && !thr->worker, 0))
         thr->worker = 1;
-    if (waits_read)
+    if (waits_counted())
         rt_event_wait(&thr->rt, 0);
     rt_region_t *r = t->region;
     if (__builtin_expect(t->ask, 0)) {
@@ -116,7 +134,7 @@ static inline __attribute__((always_inline)) void member_end(om_thread_t *thr)
 {
     rt_event_barrier_arrive(&thr->rt);
     rt_event_task_end(&thr->rt);
-    if (waits_read)
+    if (waits_counted())
         rt_event_wait(&thr->rt, 1);
 }
 
@@ -148,16 +166,25 @@ static void abi_gomp_fn(void *p)
  * that the runtime says is in a parallel region (a league's threads, of a
  * teams construct, fork at level 0 outside any). Such teams go unmeasured,
  * and members keep their events from then on (idle teams stop). */
-static int idle_teams; /* members may go without events: set at start-up, never again once cleared */
+enum {
+    IDLE_NEVER,         /* bubbles place every member */
+    IDLE_ALWAYS,        /* a settled region's members need nothing */
+    IDLE_MONITOR_ASLEEP /* the migration monitor counts every member's work, except while it sleeps */
+};
+static int idle_teams; /* IDLE_*: set at start-up, never again once IDLE_NEVER */
 
-static inline int idle_allowed(void)
+/* Whether a team of r (settled, untimed) may run without member events:
+ * always, or while the monitor sleeps unless r's team would wake it. */
+static inline int idle_allowed(const rt_region_t *r)
 {
-    return __atomic_load_n(&idle_teams, __ATOMIC_RELAXED);
+    int mode = __atomic_load_n(&idle_teams, __ATOMIC_RELAXED);
+    return mode == IDLE_ALWAYS ||
+           (mode == IDLE_MONITOR_ASLEEP && monitor_sleeps() && !__atomic_load_n(&r->refs_seen, __ATOMIC_ACQUIRE));
 }
 
 static void no_idle_teams(void)
 {
-    __atomic_store_n(&idle_teams, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&idle_teams, IDLE_NEVER, __ATOMIC_RELAXED);
 }
 
 /* ---- start-up, and the watched entry points ---- */
@@ -180,6 +207,11 @@ static void watch(int on)
     pthread_mutex_unlock(&watch_lock);
 }
 
+static void monitor_slept(int asleep)
+{
+    watch(!asleep);
+}
+
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 
 /* Settings and the runtime, once: when the real runtime initializes (it
@@ -198,11 +230,18 @@ static void start(void)
     rt_runtime_init();
     waits_read = rt_event_waits_read();
     loops_read = rt_event_loops_read();
-    /* Bubbles place every member, the monitor counts every member's work. */
-    __atomic_store_n(&idle_teams, rt_conf->mode != RT_MODE_BUBBLE && rt_conf->migrate == RT_MIGRATE_OFF,
+    /* Bubbles place every member; the monitor counts every member's work
+     * while it reads any. */
+    __atomic_store_n(&idle_teams, rt_conf->mode == RT_MODE_BUBBLE ? IDLE_NEVER
+                                  : rt_conf->migrate == RT_MIGRATE_OFF ? IDLE_ALWAYS : IDLE_MONITOR_ASLEEP,
                      __ATOMIC_RELAXED);
-    if (waits_read)
-        watch(1); /* the monitor reads every thread's work and waits, always */
+    if (waits_read) {
+        /* The monitor reads every thread's work and waits while it runs,
+         * and nothing while it sleeps for evidence. */
+        monitor_asleep = rt_event_monitor_asleep_flag();
+        rt_event_on_monitor_sleep(monitor_slept);
+        watch(1);
+    }
     __atomic_store_n(&state, ABI_STARTED, __ATOMIC_RELEASE);
 }
 
@@ -285,7 +324,7 @@ static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_
     thr->pending_nt = 0;
     rt_region_t *m = r->redirect ? r->redirect : r;
     int timed = rt_region_timed(r);
-    if (may_idle && idle_allowed() && rt_event_members_idle(&thr->rt, m, timed)) {
+    if (may_idle && idle_allowed(m) && rt_event_members_idle(&thr->rt, m, timed)) {
         rt_region_count_untimed(m);
         thr->fast_open = 1;
         return 1;
@@ -343,7 +382,7 @@ static inline __attribute__((always_inline)) int team_begin(om_thread_t *thr, om
  * team came out another size than the record the primary predicted. */
 static inline __attribute__((always_inline)) void team_end(om_thread_t *thr, om_abi_team_t *t)
 {
-    if (waits_read)
+    if (waits_counted())
         rt_event_wait(&thr->rt, 0);
     rt_region_t *r = t->ask ? t->ran : t->region;
     if (r) {
@@ -646,33 +685,45 @@ static unsigned w_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsig
 
 static inline void loop_begun(const void *site, const void *loc, uint64_t units)
 {
+    int counted = units && waits_counted();
+    if (!loops_read && !counted)
+        return;
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     if (!thr)
         return;
     if (loops_read && !(loc && (IDENT_FLAGS(loc) & (IDENT_WORK_SECTIONS | IDENT_WORK_DISTRIBUTE))))
         rt_event_loop_begin(&thr->rt, site);
-    if (waits_read && units)
+    if (counted)
         rt_event_work(&thr->rt, units);
 }
 
 static inline void loop_chunk(uint64_t units)
 {
+    if (!waits_counted())
+        return;
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
-    if (thr && waits_read)
+    if (thr)
         rt_event_work(&thr->rt, units);
 }
 
 static inline void loop_ended(void)
 {
+    if (!loops_read)
+        return;
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
-    if (thr && loops_read)
+    if (thr)
         rt_event_loop_end(&thr->rt);
 }
 
+/* The thread whose barrier this is, when anything reads it (NULL: nothing
+ * to do as it is left). */
 static inline om_thread_t *barrier_enter(const void *site)
 {
-    om_thread_t *thr = from_runtime(site) ? NULL : (om_thread_t *)rt_thread_current();
-    if (thr && waits_read)
+    int counted = waits_counted();
+    if ((!loops_read && !counted) || from_runtime(site))
+        return NULL;
+    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    if (thr && counted)
         rt_event_wait(&thr->rt, 1);
     return thr;
 }
@@ -683,7 +734,7 @@ static inline void barrier_left(om_thread_t *thr, int close)
 {
     if (!thr)
         return;
-    if (waits_read)
+    if (waits_counted())
         rt_event_wait(&thr->rt, 0);
     if (close && thr->rt.ws)
         rt_event_loop_barrier_end(&thr->rt);

@@ -308,6 +308,16 @@ int rt_event_waits_read(void)
     return rt_conf->migrate != RT_MIGRATE_OFF;
 }
 
+const int *rt_event_monitor_asleep_flag(void)
+{
+    return rt_monitor_asleep_flag();
+}
+
+void rt_event_on_monitor_sleep(void (*fn)(int asleep))
+{
+    rt_monitor_on_sleep(fn);
+}
+
 void rt_event_wait(rt_thread_t *thr, int begin)
 {
     uint64_t now = rt_now_ns();

@@ -47,6 +47,13 @@ void rt_event_work(rt_thread_t *thr, uint64_t units);
 void rt_event_wait(rt_thread_t *thr, int begin);
 /* Whether barrier waits are read (the migration monitor runs). */
 int rt_event_waits_read(void);
+/* Nonzero while the monitor sleeps for evidence (rt_monitor_asleep_flag):
+ * a thread's work and waits need not be counted then, and a team of a
+ * region whose sampling found no references (r->refs_seen: its team would
+ * wake the monitor) may run without member events. */
+const int *rt_event_monitor_asleep_flag(void);
+/* fn hears each change of it (rt_monitor_on_sleep). */
+void rt_event_on_monitor_sleep(void (*fn)(int asleep));
 /* The OpenMP layer, before the first region: whether the OpenMP binding
  * (OMP_PROC_BIND, OMP_PLACES) is on, which decides primary=auto. */
 void rt_event_openmp_binding(int bound);

@@ -14,7 +14,11 @@ CONSTRUCTS = ("parallel", "for", "barrier", "reduction", "nested", "parallel-emp
 # OMP_PLACEMENT of each drop-in configuration. "settled": the default policy, counted after a warm-up
 # long enough for every region to have sampled, decided, verified and settled. "sampled": every
 # execution is sampled (the default source). "pagefault": sampled by the pagefault source on the
-# program's anonymous memory (the harness's ompnuma-sampling). "monitor": the migration monitor alone.
+# program's anonymous memory (the harness's ompnuma-sampling). "monitor": the migration monitor alone; "settled-imar2":
+# the defaults with the monitor beside them (critpath,migrate=imar2), settled as "settled": where no
+# execution is sampled (hints with nothing attached, as on a synthetic 2-node topology: HWLOC_SYNTHETIC)
+# the monitor finds no TNT and sleeps for evidence, within its first steps (period=1: before the
+# warm-up ends), and nothing counts work or waits while it sleeps.
 # The drop-ins take regions at the runtime's ABI; "ompt" is the other route, ompnuma as an OMPT tool on
 # the stock runtime (OMP_TOOL_LIBRARIES=libompnuma.so, no drop-in), settled as "settled". Its floors:
 # "null", stock libomp with a tool attached that registers no callback (null_tool.c): what libomp itself
@@ -28,6 +32,7 @@ CONFIGS = {
     "sampled": "critpath,sample=1000,verify=off",
     "pagefault": "critpath,sample=1000,source=pagefault,track=anon,verify=off",
     "monitor": "imar2",
+    "settled-imar2": "critpath,migrate=imar2,period=1",
     "ompt": "critpath",
 }
 OMPT_ROUTE = ("ompt",)
@@ -40,6 +45,8 @@ OMPT_ROUTE = ("ompt",)
 # region, which go straight to the runtime while nothing reads them. --budget checks it.
 BUDGET = {"parallel": 190, "for": 10, "barrier": 10, "reduction": 190, "nested": 560, "parallel-empty": 190}
 BUDGET_MIN_N = 512
+# The configurations the budget holds for.
+BUDGETED = ("settled", "settled-imar2")
 # ompnuma's own part is what runs in ompnuma's code: the instructions callgrind counts in the objects of
 # build/lib that are ompnuma's (libompnuma.so and the drop-ins; not the real runtime, libc or the vDSO
 # they call), on every thread. The drop-ins take regions at the runtime's ABI, so nothing in between is
@@ -226,8 +233,8 @@ def main(argv):
     ap.add_argument("--time", type=int, default=0, metavar="ROUNDS",
                     help="also time each construct natively, ROUNDS alternated runs per configuration")
     ap.add_argument("--budget", action="store_true",
-                    help="check the settled configuration against ompnuma's instruction budget per thread "
-                         "(exit 1 when over it; needs -n %d or more)" % BUDGET_MIN_N)
+                    help="check the settled configurations (%s) against ompnuma's instruction budget per thread "
+                         "(exit 1 when over it; needs -n %d or more)" % (", ".join(BUDGETED), BUDGET_MIN_N))
     ap.add_argument("--json", help="write every count (and time) to this file")
     ap.add_argument("--keep", metavar="DIR", help="keep the callgrind dumps (and the stripped copies) in DIR")
     a = ap.parse_args(argv)
@@ -241,8 +248,8 @@ def main(argv):
             raise ValueError
     except ValueError:
         fail("--threads: \"%s\" is not a list of team sizes >= 1" % a.threads)
-    if a.budget and ("settled" not in configs or a.n < BUDGET_MIN_N):
-        fail("--budget needs the settled configuration and -n %d or more" % BUDGET_MIN_N)
+    if a.budget and (not any(c in BUDGETED for c in configs) or a.n < BUDGET_MIN_N):
+        fail("--budget needs a settled configuration (%s) and -n %d or more" % (" or ".join(BUDGETED), BUDGET_MIN_N))
     if a.n < 8 or a.w < 0:
         fail("-n must be >= 8 (settled regions are timed one execution in eight) and -w >= 0")
     for need in ("valgrind", "objcopy"):
@@ -300,11 +307,11 @@ def main(argv):
     for r in rows:
         print("  ".join(x.rjust(widths[i]) if i > 0 else x.ljust(widths[i]) for i, x in enumerate(r)))
     over = 0
-    if a.budget:
-        print("ompnuma's budget per thread, settled:")
+    for c in (c for c in BUDGETED if a.budget and c in configs):
+        print("ompnuma's budget per thread, %s:" % c)
         for con in CONSTRUCTS:
             for t in teams:
-                per = counts[("settled", t)][con]["ompnuma"] / t
+                per = counts[(c, t)][con]["ompnuma"] / t
                 over += per > BUDGET[con]
                 print("  %s, %d threads: %.1f <= %d: %s" % (con, t, per, BUDGET[con], "yes" if per <= BUDGET[con]
                                                               else "NO"))

@@ -610,6 +610,26 @@ static void step(void)
     baseline(rt_now_ns()); /* the next interval starts after the moves */
 }
 
+const int *rt_monitor_asleep_flag(void)
+{
+    return &mon.asleep;
+}
+
+static void (*sleep_hook)(int asleep);
+
+void rt_monitor_on_sleep(void (*fn)(int asleep))
+{
+    sleep_hook = fn;
+}
+
+/* The flag changes, under mon.mu. */
+static void set_asleep(int asleep)
+{
+    __atomic_store_n(&mon.asleep, asleep, __ATOMIC_RELEASE);
+    if (sleep_hook)
+        sleep_hook(asleep);
+}
+
 static void *monitor_main(void *arg)
 {
     (void)arg;
@@ -628,7 +648,7 @@ static void *monitor_main(void *arg)
          * find nothing, and each costs the team's CPUs a wake-up, ~10 ms a
          * step in the paced emulated VM. */
         if (mon.starved && !rt_counters_can_peek()) {
-            __atomic_store_n(&mon.asleep, 1, __ATOMIC_RELEASE);
+            set_asleep(1);
             mon.sleeps++;
             while (!mon.stop && __atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE))
                 pthread_cond_wait(&mon.cv, &mon.mu);
@@ -685,7 +705,7 @@ static __attribute__((noinline, cold)) void wake(void)
 {
     pthread_mutex_lock(&mon.mu);
     if (mon.asleep) {
-        __atomic_store_n(&mon.asleep, 0, __ATOMIC_RELAXED);
+        set_asleep(0);
         pthread_cond_signal(&mon.cv);
     }
     pthread_mutex_unlock(&mon.mu);

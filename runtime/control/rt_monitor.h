@@ -44,6 +44,20 @@ void rt_monitor_stop(void);
 /* Whether the helper thread is running now. */
 int rt_monitor_running(void);
 
+/* Whether the monitor sleeps for evidence (starved, with a source that
+ * cannot peek at a running execution): until a team begins in a region
+ * whose sampling found references, no step reads a thread's work or
+ * waits, and the first step after it takes a new baseline; work and waits
+ * counted meanwhile are never read. The flag (nonzero while it sleeps,
+ * read with a relaxed atomic load by any thread) lives as long as the
+ * process: the hot paths read it without a call. */
+const int *rt_monitor_asleep_flag(void);
+/* fn is called at each change of that flag, with its new value, under the
+ * monitor's lock (by the helper as it falls asleep, by the primary that
+ * wakes it): the OpenMP layer stops routing loops and barriers through
+ * ompnuma while nothing reads them. Once, before the first region. */
+void rt_monitor_on_sleep(void (*fn)(int asleep));
+
 /* The report's "monitor" value: null when not asked for, else an object
  * with the settings, counts and the timeline (tools/report/report_schema.json). */
 void rt_monitor_report_json(FILE *f);
