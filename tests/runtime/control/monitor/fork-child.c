@@ -1,14 +1,14 @@
 // The monitor never runs in a forked child: a child forked once the runtime
 // is up but before the first parallel region, and children forked while the monitor steps every
 // millisecond (the fork waits for a step in progress, so the child inherits
-// no lock held), run OpenMP regions with no monitor thread and end; the
+// no lock held; the locality gate off, remote_min=0, so that it steps without a TNT), run OpenMP regions with no monitor thread and end; the
 // parent's monitor goes on and stops at exit. The child's report says it did
 // not run; the parent's has the steps. (A child forked before its parent
 // used OpenMP at all starts the runtime afresh, like any program.)
 // REQUIRES: clang
 // RUN: rm -f %t.json %t.json.*
 // RUN: %clang-omp %s -o %t
-// RUN: %dropin env OMP_PLACEMENT=imar2,period=1 OMP_PLACEMENT_REPORT=%t.json %t | FileCheck %s
+// RUN: %dropin env OMP_PLACEMENT=imar2,period=1,remote_min=0 OMP_PLACEMENT_REPORT=%t.json %t | FileCheck %s
 // RUN: %python -c "import glob,json; p=json.load(open('%t.json'))['monitor']; c=[json.load(open(f))['monitor'] for f in glob.glob('%t.json.*')]; print('parent', p['state'], p['steps'] > 0); print('children', len(c), sorted(set((m['state'], m['steps']) for m in c)))" | FileCheck %s --check-prefix=REPORT
 // CHECK: early child: monitor threads 0
 // CHECK-NEXT: late children: 20 ended, monitor threads in them 0
