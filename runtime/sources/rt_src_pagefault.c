@@ -493,13 +493,49 @@ static void scan_maps(int inside)
         }
 }
 
+/* The pages protected in this execution, by address, for the disarm: a
+ * sample is at most the budget, so giving it back need not visit every
+ * tracked page (a 384 MiB reservation, OpenBLAS's buffer, is 98 304 of
+ * them: two passes over its states cost more than the execution's faults).
+ * Overflowed when first touch is emulated (every page of unknown node is
+ * protected): the disarm then visits every page. lock held. */
+static uintptr_t prot_page[BUDGET_PAGES];
+static size_t nprot;
+static int prot_overflow;
+static size_t visited; /* page states the arming, the disarm and the mappings met since looked at (verbose) */
+
+static void protected_add(uintptr_t at)
+{
+    if (nprot < BUDGET_PAGES)
+        prot_page[nprot++] = at;
+    else
+        prot_overflow = 1;
+}
+
+/* pages [run, run + len) of a, marked protected: one mprotect, unmarked when
+ * it fails. Pages protected. */
+static size_t protect_run(area_t *a, size_t run, size_t len)
+{
+    if (!len)
+        return 0;
+    if (mprotect((void *)(a->start + run * pagesz), len * pagesz, PROT_NONE) != 0) {
+        for (size_t q = run; q < run + len; q++)
+            __atomic_fetch_and(&a->page[q], (uint8_t)~PAGE_PROTECTED, __ATOMIC_RELEASE);
+        return 0;
+    }
+    for (size_t q = run; q < run + len; q++)
+        protected_add(a->start + q * pagesz);
+    return len;
+}
+
 /* Protects one page in armed_stride of the live areas (only the fresh ones
  * when fresh), from page offset of the first on, and when first touch is
  * emulated every page whose node is still unknown; one mprotect per run of
- * pages. Pages protected. lock held. */
+ * pages. Visits only the pages it takes, unless first touch is emulated.
+ * Pages protected. lock held. */
 static size_t protect_sample(int fresh, size_t offset)
 {
-    size_t k = 0, protected_pages = 0;
+    size_t k = 0, protected_pages = 0, stride = armed_stride;
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
         if (!a->live || (fresh && !a->fresh))
@@ -507,26 +543,29 @@ static size_t protect_sample(int fresh, size_t offset)
         a->fresh = 0;
         size_t run = 0, run_len = 0;
         uintptr_t resume = 0; /* the end of an excluded range the scan is in */
-        for (size_t pg = 0; pg <= a->npages; pg++, k++) {
+        /* The first page whose number over all areas is offset modulo the
+         * stride, then every stride-th (every page when first touch is
+         * emulated: those of unknown node are taken too). */
+        size_t step = emulate ? 1 : stride;
+        size_t pg = emulate ? 0 : (offset + stride - k % stride) % stride;
+        for (; pg < a->npages; pg += step) {
             uintptr_t at = a->start + pg * pagesz;
-            int take = pg < a->npages &&
-                       ((k % armed_stride) == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK)));
+            visited++;
+            int take = (k + pg) % stride == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK));
             if (take && (at < resume || rt_fault_excluded(at, at + pagesz, &resume)))
                 take = 0; /* a thread's TCB, TLS or stack inside a merged mapping */
-            if (take) {
-                if (!run_len)
-                    run = pg;
+            if (take && run_len && pg == run + run_len) {
                 run_len++;
-                __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
-                continue;
+            } else if (take) {
+                protected_pages += protect_run(a, run, run_len);
+                run = pg;
+                run_len = 1;
             }
-            if (run_len && mprotect((void *)(a->start + run * pagesz), run_len * pagesz, PROT_NONE) != 0)
-                for (size_t q = run; q < run + run_len; q++)
-                    __atomic_fetch_and(&a->page[q], (uint8_t)~PAGE_PROTECTED, __ATOMIC_RELEASE);
-            else
-                protected_pages += run_len;
-            run_len = 0;
+            if (take)
+                __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
         }
+        protected_pages += protect_run(a, run, run_len);
+        k += a->npages;
     }
     return protected_pages;
 }
@@ -597,14 +636,25 @@ static void disarm_locked(void)
 {
     armed = 0;
     __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
+    /* A thread outside the team that touches a page meanwhile finds it
+     * restoring and retries, or given back and retries once: its fault is
+     * resolved, never declined. */
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
-        /* A thread outside the team that touches a page meanwhile finds
-         * it restoring and retries, or given back and retries once: its
-         * fault is resolved, never declined. */
-        for (size_t pg = 0; pg < a->npages; pg++)
-            give_back(&a->page[pg], a->start + pg * pagesz);
+        if (prot_overflow) {
+            for (size_t pg = 0; pg < a->npages; pg++)
+                give_back(&a->page[pg], a->start + pg * pagesz);
+            visited += a->npages;
+            continue;
+        }
+        for (size_t j = 0; j < nprot; j++)
+            if (prot_page[j] >= a->start && prot_page[j] < a->end && a->page) {
+                give_back(&a->page[(prot_page[j] - a->start) / pagesz], prot_page[j]);
+                visited++;
+            }
     }
+    nprot = 0;
+    prot_overflow = 0;
     __atomic_store_n(&tab->team_size, 0, __ATOMIC_RELEASE);
 }
 
@@ -712,9 +762,11 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
         return 0;
     }
     disarm_locked();
+    size_t seen = visited;
+    visited = 0;
     pthread_mutex_unlock(&lock);
-    rt_verbose(2, "pagefault: region %d: %llu faults", r->id,
-               (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED));
+    rt_verbose(2, "pagefault: region %d: %llu faults, %zu page states visited", r->id,
+               (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED), seen);
     int nd = r->nnodes;
     take_log(r->record ? r->addrs : NULL);
     if (!r->record) {
