@@ -57,9 +57,9 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
      * attached since (rt_loop.c set `measuring`): its phase begins. Another
      * primary doing m's end-of-execution work (teams of one record at
      * once) leaves it to the next fork. */
-    if (m && m->blind && !__atomic_exchange_n(&m->ending, 1, __ATOMIC_ACQUIRE)) {
+    if (m && m->blind && rt_region_end_take(m)) {
         rt_loop_source_sees(m);
-        __atomic_store_n(&m->ending, 0, __ATOMIC_RELEASE);
+        rt_region_end_give(m);
     }
     if (m && m->measuring) {
         thr->counting |= 1u << d;
@@ -219,10 +219,10 @@ int rt_event_resting(rt_region_t *r)
 {
     /* Another primary doing r's end-of-execution work (teams of one record
      * at once): this execution rests, the next fork asks. */
-    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))
+    if (!rt_region_end_take(r))
         return 1;
     int resting = rt_loop_resting(r);
-    __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+    rt_region_end_give(r);
     return resting;
 }
 
@@ -265,7 +265,7 @@ static void execution_end(rt_region_t *r, int timed)
         rt_region_count_untimed(r);
         return;
     }
-    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE)) /* as in rt_region_count_untimed */
+    if (!rt_region_end_take(r)) /* as in rt_region_count_untimed */
         return;
     r->executions++;
     r->timed_executions++;
@@ -282,7 +282,7 @@ static void execution_end(rt_region_t *r, int timed)
     if (cp > r->cp_max)
         r->cp_max = cp;
     rt_loop_region_end(r, cp);
-    __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+    rt_region_end_give(r);
 }
 
 static void loop_close(rt_thread_t *thr, int timed);

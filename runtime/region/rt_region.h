@@ -181,6 +181,19 @@ static inline int rt_region_timed(const rt_region_t *r)
     return r->executions % (r->quiet && !r->pins_applied ? RT_TIMING_STRIDE_QUIET : RT_TIMING_STRIDE) == 0;
 }
 
+/* A primary takes r's end-of-execution work (`ending`): 0 when another
+ * primary is doing it (teams of one record at once), then it is left to
+ * that one; every take is followed by rt_region_end_give. */
+static inline int rt_region_end_take(rt_region_t *r)
+{
+    return !__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void rt_region_end_give(rt_region_t *r)
+{
+    __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+}
+
 /* An untimed execution of r is over: one more. Teams of one record may end
  * at the same moment (root threads running the same region, or inner teams
  * whose parent was not recorded): one of them does the bookkeeping, the
@@ -188,10 +201,10 @@ static inline int rt_region_timed(const rt_region_t *r)
  * slots). */
 static inline void rt_region_count_untimed(rt_region_t *r)
 {
-    if (__atomic_exchange_n(&r->ending, 1, __ATOMIC_ACQUIRE))
+    if (!rt_region_end_take(r))
         return;
     r->executions++;
-    __atomic_store_n(&r->ending, 0, __ATOMIC_RELEASE);
+    rt_region_end_give(r);
 }
 
 #endif
