@@ -85,6 +85,11 @@ def parse_args(argv, defaults=None):
                         "down as much, so times do not depend on the host's load; --emu-remote-ns and "
                         "--emu-bandwidth then describe that server; runs whose vCPUs lagged behind the model by more "
                         "than 1 %% of their measured phase are marked lagged and left out of the medians")
+    p.add_argument("--vary-layout", action="store_true",
+                   help="give each round its own process layout: every run of round N gets an environment "
+                        "variable (" + bench_configs.LAYOUT_PAD + ") of a length of its own, the same for every "
+                        "configuration of that round, so the rounds sample where the stack, the environment and "
+                        "what follows them land (paced runs with Linux's balancing on moved 6.8 %% with it)")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it counts as failed")
     p.add_argument("--no-plot", action="store_true", help="do not write PNG plots")
     if defaults:
@@ -242,6 +247,9 @@ def main(argv=None, defaults=None):
                 for c in active:
                     seq += 1
                     env = bench_configs.run_environment(c, base_env, libdir, b.oracle()[1] if c.oracle else None)
+                    pad = bench_configs.layout_pad(rnd + a.warmup) if a.vary_layout else ""
+                    if pad:
+                        env[bench_configs.LAYOUT_PAD] = pad
                     cmd = b.argv(bindir, c.variant, c.oracle)
                     log = os.path.join(outdir, "logs", "%04d-%s-%s.log" % (seq, b.id, c.name))
                     counts = log[:-4] + ".counts.json" if emu else None
@@ -274,7 +282,7 @@ def main(argv=None, defaults=None):
                     runs.append({"seq": seq, "benchmark": b.id, "config": c.name, "round": rnd + 1,
                                  "warmup": warm, "returncode": rc, "verified": verified, "reason": reason,
                                  "metrics": metrics, "checksum": checksum, "wall_s": wall, "log": log,
-                                 "lag_pct": lag, "lagged": lagged})
+                                 "lag_pct": lag, "lagged": lagged, "layout_pad": len(pad)})
                     out.write("[%d/%d] %s %s round %d%s: %s%s%s (wall %.2f s)\n" % (
                         seq, total, b.id, c.name, rnd + 1, " (warm-up)" if warm else "",
                         "SUCCESSFUL" if verified else "FAILED verification: " + reason,

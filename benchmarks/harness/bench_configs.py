@@ -41,8 +41,18 @@ ORACLE = "oracle"
 # (with --vm only): the kernel's own answer to misplaced memory, as a column beside ompnuma's.
 BALANCING = "+balancing"
 
+# --vary-layout: the variable whose length differs from round to round (no program reads it; its bytes
+# move the stack and what the kernel places after the environment), and its length in round i (0-based,
+# warm-up rounds first): distinct for the first 4 093 rounds, the first one 1 byte.
+LAYOUT_PAD = "OMPNUMA_LAYOUT_PAD"
+
+
+def layout_pad(i):
+    return "x" * (1 + (i * 769) % 4093)
+
+
 # Variables a run must not inherit from the caller: they would change the runtime under test.
-_STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH")
+_STRIP_PREFIXES = ("OMP_", "KMP_", "GOMP_", "LD_PRELOAD", "LD_LIBRARY_PATH", LAYOUT_PAD)
 
 
 class Config:

@@ -6,6 +6,8 @@ import re
 import shutil
 import sys
 
+from ompnuma.harness.bench_configs import LAYOUT_PAD
+
 VM_MODULE = "ompnuma.numavm.numavm"
 
 NOTE = ("VM timings are emulation (QEMU TCG, every node backed by the same host RAM): they check that "
@@ -108,6 +110,6 @@ def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):
         if emu.get("bandwidth"):
             cmd += ["--node-bandwidth", str(emu["bandwidth"])]
     for k in sorted(env):
-        if k.startswith(("OMP_", "KMP_", "GOMP_", "LD_LIBRARY_PATH")):
+        if k.startswith(("OMP_", "KMP_", "GOMP_", "LD_LIBRARY_PATH")) or k == LAYOUT_PAD:
             cmd += ["--env", "%s=%s" % (k, env[k])]
     return cmd + ["--"] + argv
