@@ -108,6 +108,7 @@ typedef struct area {
     int       live;               /* still present in the last /proc/self/maps scan */
     int       fresh;              /* found by a scan inside an execution, not sampled yet */
     size_t    resident;           /* its resident pages at the last arming (resident_pages) */
+    size_t    resid_at;           /* ... whose mincore bytes start here in resid */
 } area_t;
 
 /* Sampled addresses the resolver logs per execution (rt_sample_t.addrs):
@@ -135,14 +136,16 @@ static tables_t *tab;
 static size_t pagesz;
 static int emulate;
 
-/* Which pages of an area are resident (mincore): a sample among them lands
- * on memory the program uses. A program may reserve far more than it
- * touches (OpenBLAS's 384 MiB buffer of which dgemm touches a few MiB): a
- * sample spread over the reservation took no fault at all in 4 sampled
- * executions. One vector for all areas, as long as the largest one met
+/* Which pages of the live areas are resident (mincore): a sample among
+ * them lands on memory the program uses. A program may reserve far more
+ * than it touches (OpenBLAS's 384 MiB buffer of which dgemm touches a few
+ * MiB): a sample spread over the reservation took no fault at all in 4
+ * sampled executions. One vector, the areas' bytes one after the other,
+ * read once per arming; as long as the most the live areas held at once
  * (mmap'd, and never tracked). lock held. */
 static uint8_t *resid;
 static size_t resid_len;
+#define RESIDENT_BITS 0x0101010101010101ull /* mincore's resident bit, in each byte of 8 */
 static uint64_t rotation;
 /* One sampled execution at a time, owned by the thread that armed it (the
  * team's encountering thread, which also ends the construct). lock orders
@@ -542,40 +545,39 @@ static size_t protect_run(area_t *a, size_t run, size_t len)
     return len;
 }
 
-static const uint8_t *residency(const area_t *a)
+/* Resident pages of the live areas, and of each area (a->resident, its
+ * bytes in resid from a->resid_at); 0 when none is or residency cannot be
+ * told (then the sample spreads over every tracked page). lock held. */
+static size_t resident_pages(void)
 {
-    if (a->npages > resid_len) {
-        uint8_t *v = own_map(a->npages);
+    size_t need = 0;
+    for (int i = 0; i < nareas; i++)
+        need += areas[i].live ? areas[i].npages : 0;
+    if (need > resid_len) {
+        uint8_t *v = own_map(need);
         if (!v)
-            return NULL;
+            return 0;
         if (resid)
             munmap(resid, resid_len);
         resid = v;
-        resid_len = a->npages;
+        resid_len = need;
     }
-    return mincore((void *)a->start, a->npages * pagesz, resid) == 0 ? resid : NULL;
-}
-
-/* Resident pages of the live areas, and of each area (a->resident); 0 when
- * none is or residency cannot be told (then the sample spreads over every
- * tracked page). lock held. */
-static size_t resident_pages(void)
-{
-    size_t total = 0;
+    size_t total = 0, at = 0;
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
         a->resident = 0;
-        const uint8_t *v = a->live ? residency(a) : NULL;
-        if (!v) {
-            if (a->live)
-                return 0;
+        if (!a->live)
             continue;
-        }
+        a->resid_at = at;
+        uint8_t *v = resid + at;
+        at += a->npages;
+        if (mincore((void *)a->start, a->npages * pagesz, v) != 0)
+            return 0;
         size_t pg = 0;
-        for (; pg + 8 <= a->npages; pg += 8) { /* the resident bit is each byte's lowest */
+        for (; pg + 8 <= a->npages; pg += 8) {
             uint64_t w;
             memcpy(&w, v + pg, sizeof w);
-            a->resident += (size_t)__builtin_popcountll(w & 0x0101010101010101ull);
+            a->resident += (size_t)__builtin_popcountll(w & RESIDENT_BITS);
         }
         for (; pg < a->npages; pg++)
             a->resident += v[pg] & 1;
@@ -585,18 +587,18 @@ static size_t resident_pages(void)
 }
 
 /* One resident page in armed_stride of a (numbered over the resident pages
- * of every area, *k so far), from offset on: each its own mprotect. Pages
- * protected. lock held. */
+ * of every area, *k so far), from offset on, as resident_pages found them
+ * at this arming: each its own mprotect. Pages protected. lock held. */
 static size_t protect_resident(area_t *a, size_t *k, size_t offset)
 {
-    const uint8_t *v = a->resident ? residency(a) : NULL;
+    const uint8_t *v = a->resident ? resid + a->resid_at : NULL;
     size_t got = 0;
     uintptr_t resume = 0;
     for (size_t pg = 0; v && pg < a->npages; pg++) {
         if (!(pg & 7) && pg + 8 <= a->npages) { /* eight pages none of which is resident */
             uint64_t w;
             memcpy(&w, v + pg, sizeof w);
-            if (!(w & 0x0101010101010101ull)) {
+            if (!(w & RESIDENT_BITS)) {
                 pg += 7;
                 continue;
             }
