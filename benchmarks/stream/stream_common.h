@@ -39,7 +39,8 @@ int st_numa_nodes(void);
 /* Monotonic clock in seconds. */
 double st_now(void);
 
-/* n doubles, page aligned and not touched (first touch decides their node); under --hints also registered
+/* n doubles, page aligned, in small pages and not touched (first touch decides each page's node, not a
+ * 2 MiB transparent huge page's whichever thread reaches it first); under --hints also registered
  * with ompnuma's memory manager, which only accepts attachments of ranges it knows. Exits with status 2
  * when there is no memory. st_free undoes both. */
 double *st_alloc(size_t n, const char *what);
