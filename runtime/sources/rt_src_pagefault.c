@@ -545,6 +545,35 @@ static size_t protect_run(area_t *a, size_t run, size_t len)
     return len;
 }
 
+/* The pages an arming takes in one area, in increasing order, gathered in
+ * runs of adjacent pages: one mprotect a run (run_end at the area's end). */
+typedef struct {
+    size_t first, len;
+} run_t;
+
+/* Takes page pg of a (marked protected now, its run protected once it
+ * ends). Pages protected by the run it ended. */
+static size_t run_take(area_t *a, run_t *r, size_t pg)
+{
+    size_t got = 0;
+    if (r->len && pg == r->first + r->len) {
+        r->len++;
+    } else {
+        got = protect_run(a, r->first, r->len);
+        r->first = pg;
+        r->len = 1;
+    }
+    __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
+    return got;
+}
+
+static size_t run_end(area_t *a, run_t *r)
+{
+    size_t got = protect_run(a, r->first, r->len);
+    r->len = 0;
+    return got;
+}
+
 /* Resident pages of the live areas, and of each area (a->resident, its
  * bytes in resid from a->resid_at); 0 when none is or residency cannot be
  * told (then the sample spreads over every tracked page). lock held. */
@@ -588,11 +617,12 @@ static size_t resident_pages(void)
 
 /* One resident page in armed_stride of a (numbered over the resident pages
  * of every area, *k so far), from offset on, as resident_pages found them
- * at this arming: each its own mprotect. Pages protected. lock held. */
+ * at this arming. Pages protected. lock held. */
 static size_t protect_resident(area_t *a, size_t *k, size_t offset)
 {
     const uint8_t *v = a->resident ? resid + a->resid_at : NULL;
     size_t got = 0;
+    run_t run = {0, 0};
     uintptr_t resume = 0;
     for (size_t pg = 0; v && pg < a->npages; pg++) {
         if (!(pg & 7) && pg + 8 <= a->npages) { /* eight pages none of which is resident */
@@ -609,10 +639,9 @@ static size_t protect_resident(area_t *a, size_t *k, size_t offset)
         visited++;
         if (at < resume || rt_fault_excluded(at, at + pagesz, &resume))
             continue; /* a thread's TCB, TLS or stack inside a merged mapping */
-        __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
-        got += protect_run(a, pg, 1);
+        got += run_take(a, &run, pg);
     }
-    return got;
+    return got + run_end(a, &run);
 }
 
 /* Protects one page in armed_stride of the live areas (only the fresh ones
@@ -632,7 +661,7 @@ static size_t protect_sample(int fresh, size_t offset)
             protected_pages += protect_resident(a, &k, offset);
             continue;
         }
-        size_t run = 0, run_len = 0;
+        run_t run = {0, 0};
         uintptr_t resume = 0; /* the end of an excluded range the scan is in */
         /* The first page whose number over all areas is offset modulo the
          * stride, then every stride-th (every page when first touch is
@@ -645,17 +674,10 @@ static size_t protect_sample(int fresh, size_t offset)
             int take = (k + pg) % stride == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK));
             if (take && (at < resume || rt_fault_excluded(at, at + pagesz, &resume)))
                 take = 0; /* a thread's TCB, TLS or stack inside a merged mapping */
-            if (take && run_len && pg == run + run_len) {
-                run_len++;
-            } else if (take) {
-                protected_pages += protect_run(a, run, run_len);
-                run = pg;
-                run_len = 1;
-            }
             if (take)
-                __atomic_fetch_or(&a->page[pg], PAGE_PROTECTED, __ATOMIC_RELEASE);
+                protected_pages += run_take(a, &run, pg);
         }
-        protected_pages += protect_run(a, run, run_len);
+        protected_pages += run_end(a, &run);
         k += a->npages;
     }
     return protected_pages;
