@@ -1,8 +1,10 @@
-// start-cpu-first-touch.c: `ompnuma vm --start-cpu CPU` execs the command on that CPU and gives it every CPU back
-// before its first instruction: the pages the exec and the loader first-touch (the main stack, a library's
-// data) are on that CPU's node in every run, and the program may run on every CPU, as without the option. Without
-// it, the kernel's exec balancing picks the CPU: in the paced 4-node VM the primary's stack, heap and libraries'
-// data landed on nodes 0 to 3 from run to run. A CPU the guest lacks is refused with one line, status 2.
+// start-cpu-first-touch.c: `ompnuma vm --start-cpu CPU` execs the command on that CPU, keeps it there while the
+// loader runs and gives it every CPU back at the program's entry point: the pages the exec and the loader
+// first-touch (the main stack, a library's data, the initial thread's TLS block) are on that CPU's node in every
+// run, and the program may run on every CPU, as without the option. Without it, the kernel's exec balancing picks
+// the CPU: in the paced 4-node VM the primary's stack, heap and libraries' data landed on nodes 0 to 3 from run to
+// run. Released at the exec instead of the entry, the loader ran wherever the scheduler put it next (CI, 4x1:
+// libc data on node 2 once). A CPU the guest lacks is refused with one line, status 2.
 // REQUIRES: numa-vm
 // RUN: %clang-omp %s -o %t
 // RUN: %numa-vm-run(2x1) --start-cpu 0 -- %t | FileCheck %s --check-prefix=ZERO

@@ -1,11 +1,15 @@
-/* start_on.c: ompnuma-start-on: run a command whose exec happens on one CPU, then give it back this process's CPUs before its first instruction. */
+/* start_on.c: ompnuma-start-on: run a command whose exec happens on one CPU, keep it there while the loader runs, then give it back this process's CPUs at the program's entry point. */
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <elf.h>
+#include <stdint.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,9 +25,16 @@
  * libraries' data on another node in some runs and not in others, a spread of
  * 5 % in paced time with remote misses 17 to 51 times a local one.
  *
- * Here the command is exec'ed in a child bound to CPU alone, traced so that it
- * stops right after the exec; its CPUs are then set back to this process's
- * (what the command would have had) and it goes on, untraced. The command
+ * Here the command is exec'ed in a child bound to CPU alone, traced. The exec
+ * stops it before the loader has run; a breakpoint on the program's entry
+ * point (AT_ENTRY of its auxiliary vector, on x86-64) then stops it again once
+ * the loader has relocated every library and set up the initial thread's TLS
+ * block, all on CPU. Only there are its CPUs set back to this process's (what
+ * the command would have had), the entry's instruction restored, and it goes
+ * on, untraced. Set back at the exec stop instead, the loader ran wherever the
+ * scheduler moved it next: in the 4-node VM libc's data was found on another
+ * node in some runs. Where the entry cannot be found or patched, the CPUs are
+ * set back at the exec stop, as before. The command
  * sees the same CPUs, environment, arguments and descriptors as if run
  * directly; only where it started differs. The launcher waits for it and
  * exits as it did (the same status, or killed by the same signal); SIGINT,
@@ -60,6 +71,73 @@ static int end_as(int status)
     sigprocmask(SIG_UNBLOCK, &one, NULL);
     raise(sig);
     return 128 + sig;
+}
+
+/* The entry point of the program the traced child just exec'ed (AT_ENTRY of
+ * /proc/PID/auxv), or 0. */
+static uintptr_t entry_of(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/auxv", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    Elf64_auxv_t aux;
+    uintptr_t entry = 0;
+    while (read(fd, &aux, sizeof aux) == (ssize_t)sizeof aux && aux.a_type != AT_NULL)
+        if (aux.a_type == AT_ENTRY)
+            entry = (uintptr_t)aux.a_un.a_val;
+    close(fd);
+    return entry;
+}
+
+/* The word at the entry before the breakpoint went in, and where. */
+static uintptr_t bp_at;
+static long bp_word;
+
+/* Put an int3 on the child's entry point; 0 on success. */
+static int break_at_entry(pid_t pid)
+{
+#if defined(__x86_64__)
+    uintptr_t entry = entry_of(pid);
+    if (!entry)
+        return -1;
+    errno = 0;
+    long word = ptrace(PTRACE_PEEKTEXT, pid, (void *)entry, NULL);
+    if (errno)
+        return -1;
+    long trap = (long)(((unsigned long)word & ~0xfful) | 0xcc);
+    if (ptrace(PTRACE_POKETEXT, pid, (void *)entry, (void *)trap) != 0)
+        return -1;
+    bp_at = entry;
+    bp_word = word;
+    return 0;
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+/* If the child stopped on the breakpoint, take it out and step the child back
+ * onto the entry's own instruction; 1 if it was the breakpoint, 0 if not, -1 on
+ * failure. */
+static int leave_entry(pid_t pid)
+{
+#if defined(__x86_64__)
+    struct user_regs_struct regs;
+    if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) != 0)
+        return -1;
+    if (regs.rip != bp_at + 1)
+        return 0;
+    regs.rip = bp_at;
+    if (ptrace(PTRACE_POKETEXT, pid, (void *)bp_at, (void *)bp_word) != 0 ||
+        ptrace(PTRACE_SETREGS, pid, NULL, &regs) != 0)
+        return -1;
+    return 1;
+#else
+    (void)pid;
+    return 0;
+#endif
 }
 
 int main(int argc, char **argv)
@@ -104,7 +182,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof pass / sizeof pass[0]; i++)
         sigaction(pass[i], &sa, NULL);
 
-    int status, traced = 1;
+    /* Where the child is: 2 until the exec stop, 1 until the entry's
+     * breakpoint, 0 once it runs untraced with its CPUs back. */
+    int status, traced = 2;
     for (;;) {
         if (waitpid(child, &status, 0) < 0) {
             if (errno == EINTR)
@@ -114,10 +194,25 @@ int main(int argc, char **argv)
         }
         if (!WIFSTOPPED(status))
             return end_as(status);
-        /* Stopped by the exec (SIGTRAP), or by a signal that reached it
-         * before: the latter is handed back when it goes on. */
+        /* Stopped by the exec or the breakpoint (SIGTRAP), or by a signal that
+         * reached it before: the latter is handed back when it goes on. */
         int sig = WSTOPSIG(status) == SIGTRAP ? 0 : WSTOPSIG(status);
-        if (traced && sig == 0) {
+        int release = 0;
+        if (traced == 2 && sig == 0) {
+            traced = 1;
+            release = break_at_entry(child) != 0;
+        } else if (traced == 1 && sig == 0) {
+            int at = leave_entry(child);
+            if (at < 0) {
+                fprintf(stderr, "ompnuma-start-on: cannot step %s back onto its entry: %s\n", argv[2], strerror(errno));
+                kill(child, SIGKILL);
+                return 126;
+            }
+            release = at == 1;
+            if (!release)
+                sig = SIGTRAP; /* the program's own trap, not the breakpoint */
+        }
+        if (release) {
             if (sched_setaffinity(child, sizeof mine, &mine) != 0) {
                 fprintf(stderr, "ompnuma-start-on: cannot give %s its CPUs back: %s\n", argv[2], strerror(errno));
                 kill(child, SIGKILL);

@@ -70,8 +70,8 @@ def parse_args(argv):
     p.add_argument("--numa-balancing", action="store_true",
                    help="boot the guest with Linux's automatic NUMA balancing on (default: off)")
     p.add_argument("--start-cpu", type=int, default=None, metavar="CPU",
-                   help="exec the command on this guest CPU, then give it every CPU back before its first "
-                   "instruction: its stack and its libraries' data are first-touched on that CPU's node, not on "
+                   help="exec the command on this guest CPU, keep it there while the loader runs, then give it every "
+                   "CPU back at the program's entry point: its stack and its libraries' data are first-touched on that CPU's node, not on "
                    "the node the kernel's exec balancing picks (default: wherever the kernel execs it)")
     numavm_emu.add_arguments(p)
     p.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments (after --)")
