@@ -42,10 +42,11 @@
  * LOOP_MIN_EACH references, or its threads LOOP_MIN_SAMPLES each on average
  * (a loop with fewer iterations than threads at a coarse level, as in NPB
  * MG, leaves some without any), for at most LOOP_MAX_SAMPLED x `sample`
- * executions. Each sampled execution costs a maps scan and the sample's
- * faults: a well-placed loop touching 8 pages per thread per execution paid
- * 1.35x `off` with the average alone (64 sampled executions) in the 2-node
- * VM. */
+ * executions, and each extension (too_thin) doubles both numbers. The
+ * source holds its sample between the loop's executions (rt_src_pagefault.c):
+ * armed per execution, a well-placed loop touching 8 pages per thread per
+ * execution paid 1.35x `off` with the average alone (64 sampled executions)
+ * in the 2-node VM. */
 #define LOOP_MIN_EACH 4
 #define LOOP_MIN_SAMPLES 8
 #define LOOP_MAX_SAMPLED 16
@@ -214,7 +215,11 @@ static int loop_needs_samples(const rt_region_t *r)
         total += st->tnt_samples[i];
         least = st->tnt_samples[i] < least ? st->tnt_samples[i] : least;
     }
-    return least < LOOP_MIN_EACH && total < (uint64_t)LOOP_MIN_SAMPLES * (uint64_t)r->team_size;
+    /* Each extension (too_thin) asks for twice the references of the phase
+     * before: a loop's executions may add a reference in four, so `sample`
+     * more executions added nothing the evidence could use. */
+    uint64_t each = (uint64_t)LOOP_MIN_EACH << st->extensions, mean = (uint64_t)LOOP_MIN_SAMPLES << st->extensions;
+    return least < each && total < mean * (uint64_t)r->team_size;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -1000,7 +1005,6 @@ static void end_verify(rt_region_t *r)
     }
 }
 
-/* A new sampling phase for a settled region: a fresh TNT, then a decision. */
 /* r's sampled tables emptied: the TNT, its samples per thread, the one after a move. */
 static void tnt_clear(rt_region_t *r)
 {
@@ -1011,10 +1015,13 @@ static void tnt_clear(rt_region_t *r)
     memset(st->tnt_after, 0, cells * sizeof *st->tnt_after);
 }
 
+/* A new sampling phase for a settled region: a fresh TNT, then a decision
+ * with the extensions of a first one. */
 static void sample_again(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
     tnt_clear(r);
+    st->extensions = 0;
     st->resamples++;
     st->cp_settled_ns = 0;
     r->confirming = 0;
