@@ -411,8 +411,16 @@ static void loop_close(rt_thread_t *thr, int timed)
         uint64_t n = v >> RT_BUSY_N_SHIFT;
         __atomic_store_n(&c->slot[i].busy_last, n ? (v & ((1ull << RT_BUSY_N_SHIFT) - 1)) / n : 0, __ATOMIC_RELAXED);
     }
-    counters_end(c);
+    /* Nothing is armed for a loop that does not sample (loop_arm) once the
+     * source was told it stopped (below): most executions skip the source. */
+    int sampling = c->measuring;
+    if (sampling || c->source_pending)
+        counters_end(c);
     execution_end(c, timed);
+    /* The source may hold its sample for the loop's next execution: one
+     * that will not be sampled gets it back now, not at its own end. */
+    if (sampling && !c->measuring)
+        counters_end(c);
 }
 
 void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)

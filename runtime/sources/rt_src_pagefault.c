@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rt_core.h"
 #include "rt_fault.h"
 #include "rt_sys.h"
 #include "rt_log.h"
@@ -68,6 +69,30 @@
  * at the fault or the disarm. A program that maps its own PROT_NONE pages
  * inside a tracked mapping keeps receiving its faults, since only pages
  * this source protected are resolved.
+ *
+ * A loop placed inside one long execution (rt_events.c) is sampled through
+ * a team that is already running, and one of its executions may sweep a
+ * small part of the memory (a 256th of each thread's block in the patterns'
+ * long modes): armed and disarmed per execution, its sample cost an arming
+ * (a maps scan, a status read per thread, mincore, one mprotect per run of
+ * pages) and a disarm (one mprotect per untouched page) for a reference in
+ * four executions, and the long region ran 1.59x `off` in the paced 2-node
+ * VM (7.6x on 4 nodes). So its sample is held between its executions: the
+ * pages stay protected, each execution's end takes the references its
+ * threads made since the last one, and the sample is given back when the
+ * loop stops sampling, when the long execution around it ends, or when the
+ * same thread arms anything else. A held sample that gave no reference for
+ * STALE_AFTER executions of its loop is replaced by a fresh one (rotated),
+ * when the budget allows.
+ *
+ * The budget: past its first FREE_LOOP_ARMINGS armings for loops, what the
+ * sampler spends arming and disarming (timed) stays within a SPEND_SHARE-th
+ * of the time since its first arming. A loop's fresh arming beyond it is
+ * not made: the
+ * execution runs unsampled, and a loop that gets too few references that
+ * way moves nothing (rt_loop.c's evidence rule). A region's arming (before
+ * its team forks) is not refused: a region's sampled executions are few
+ * and counted (sample=).
  *
  * Topologies that are not this machine's (synthetic, XML): the kernel's node
  * numbers mean nothing there, so first touch is emulated: a page first
@@ -161,6 +186,18 @@ static int armed_resident;        /* ... of the resident ones (resident_pages), 
 static size_t armed_pages;        /* pages protected in this execution, of at most budget */
 static size_t armed_budget;
 #define HANDOVER_AFTER 2          /* then the next one takes the sampler over */
+static int armed_id;              /* ... numbered so (rt_sample_t.id) */
+static int armed_running;         /* armed for a team already running (a loop inside one long execution) */
+static int held;                  /* ... whose execution ended: its sample is kept for its next one */
+static int stale;                 /* executions in a row whose held sample gave no reference */
+#define STALE_AFTER 16
+/* The sampler's own time: armings and disarms, since its first arming; and
+ * its armings for loops. A floor in armings, not in time: in the emulated VM
+ * on a loaded host one arming took more wall time than a floor of 20 ms. */
+static uint64_t spent_ns, first_arm_ns;
+static unsigned loop_armings;
+#define SPEND_SHARE 50
+#define FREE_LOOP_ARMINGS 8
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
@@ -788,12 +825,73 @@ static void take_log(rt_addr_log_t *log)
     }
 }
 
+/* Whether a fresh arming of a loop fits the sampler's budget. */
+static int budget_allows(uint64_t now)
+{
+    uint64_t since = first_arm_ns && now > first_arm_ns ? now - first_arm_ns : 0;
+    return loop_armings < FREE_LOOP_ARMINGS || spent_ns <= since / SPEND_SHARE;
+}
+
+/* disarm_locked, timed against the budget. lock held. */
+static void disarm_timed(void)
+{
+    uint64_t t0 = rt_now_ns();
+    disarm_locked();
+    spent_ns += rt_now_ns() - t0;
+}
+
+/* A held sample given back: what its threads touched since its loop's last
+ * execution ended is nobody's. lock held. */
+static void release_held(void)
+{
+    disarm_timed();
+    held = 0;
+    memset(tab->counts, 0, sizeof tab->counts);
+    take_log(NULL);
+}
+
 static void region_begin(const rt_sample_t *r, const void *team)
 {
     /* Emulated nodes are stored in 6 bits (node + 1 <= PAGE_NODE_MASK). */
     if (!tab || rt_conf->track == RT_TRACK_API || r->team_size > MAX_TEAM || rt_mach->topo.nnodes >= PAGE_NODE_MASK)
         return;
     pthread_mutex_lock(&lock);
+    pid_t me = rt_gettid();
+    uint64_t now = rt_now_ns();
+    if (armed && held && armed_by == me) {
+        /* The held sample's loop again: it goes on, unless it went stale and
+         * a fresh one fits the budget. Anything else the same thread arms
+         * takes the sampler back. */
+        if (armed_code == r->codeptr && armed_parent == r->parent_id && armed_team == team &&
+            (stale < STALE_AFTER || !r->tids || !budget_allows(now))) {
+            held = 0;
+            pthread_mutex_unlock(&lock);
+            return;
+        }
+        release_held();
+    }
+    /* A loop of the execution this thread armed (a region that runs once
+     * around loops that repeat): the same team on the same memory, so the
+     * region's sample passes to the loop as it is, not given back and
+     * protected again (an arming and a disarm, a quarter of what the
+     * sampler cost the patterns' local-long in the paced VM). */
+    if (armed && !armed_running && armed_by == me && r->tids && r->parent_id == armed_id &&
+        r->team_size == __atomic_load_n(&tab->team_size, __ATOMIC_RELAXED)) {
+        for (int i = 0; i < r->team_size; i++)
+            __atomic_store_n(&tab->tid[i], r->tids[i], __ATOMIC_RELEASE);
+        memset(tab->counts, 0, sizeof tab->counts);
+        take_log(NULL);
+        armed_code = r->codeptr;
+        armed_parent = r->parent_id;
+        armed_id = r->id;
+        armed_team = team;
+        armed_running = 1;
+        nested_declined = 0;
+        stale = 0;
+        pthread_mutex_unlock(&lock);
+        rt_verbose(2, "pagefault: region %d: the sample of its enclosing execution passes to it", r->id);
+        return;
+    }
     /* A nested team, or another root thread's team, inside a sampled
      * execution is not armed: one execution at a time. Except when the
      * thread that armed an execution keeps starting nested teams inside it
@@ -803,15 +901,23 @@ static void region_begin(const rt_sample_t *r, const void *team)
      * never be sampled. Then the outer execution gives the sampler up (it
      * counts as not armed) and the nested region takes it. */
     if (armed) {
-        if (armed_by != rt_gettid() || ++nested_declined <= HANDOVER_AFTER) {
+        if (armed_by != me || ++nested_declined <= HANDOVER_AFTER) {
             pthread_mutex_unlock(&lock);
             return;
         }
-        disarm_locked();
+        disarm_timed();
         memset(tab->counts, 0, sizeof tab->counts);
         take_log(NULL);
         rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
+    if (r->tids && !budget_allows(now)) {
+        pthread_mutex_unlock(&lock);
+        rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms of %.1f ms (budget: 1/%d past %d "
+                   "armings for loops)", r->id, 1e-6 * (double)spent_ns, 1e-6 * (double)(now - first_arm_ns),
+                   SPEND_SHARE, FREE_LOOP_ARMINGS);
+        return;
+    }
+    loop_armings += r->tids != NULL;
     /* Our handler must be the one the kernel calls (a program's handler
      * installed since is chained behind it), and no thread may block it. */
     if (rt_fault_install() != 0 || someone_blocks_segv()) {
@@ -819,13 +925,19 @@ static void region_begin(const rt_sample_t *r, const void *team)
         rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
         return;
     }
+    if (!first_arm_ns)
+        first_arm_ns = now;
     armed = 1;
     __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     nested_declined = 0;
     armed_code = r->codeptr;
     armed_parent = r->parent_id;
     armed_team = team;
-    armed_by = rt_gettid();
+    armed_by = me;
+    armed_id = r->id;
+    armed_running = r->tids != NULL;
+    held = 0;
+    stale = 0;
     scan_maps(0);
     size_t total = tracked_pages(0);
     size_t budget = (size_t)r->team_size * PAGES_PER_THREAD;
@@ -847,12 +959,14 @@ static void region_begin(const rt_sample_t *r, const void *team)
     __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
     if (!total) { /* nothing tracked yet: memory the team maps can still be sampled (peek) */
         armed_stride = 0;
+        spent_ns += rt_now_ns() - now;
         pthread_mutex_unlock(&lock);
         return;
     }
     size_t offset = (size_t)(rotation++ * 7919u) % armed_stride; /* a prime step visits every residue */
     size_t protected_pages = protect_sample(0, offset);
     armed_pages = protected_pages;
+    spent_ns += rt_now_ns() - now;
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected (%zu resident)", r->id, protected_pages,
                total, resident);
@@ -875,12 +989,20 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&lock);
+    if (armed && held && armed_by == rt_gettid() && r->id == armed_parent) {
+        release_held(); /* the long execution around the held loop ends */
+        pthread_mutex_unlock(&lock);
+        return 0;
+    }
     if (!armed || armed_by != rt_gettid() || armed_code != r->codeptr ||
         armed_parent != r->parent_id) {
         pthread_mutex_unlock(&lock);
         return 0;
     }
-    disarm_locked();
+    /* A loop that samples on keeps its sample for its next execution. */
+    held = armed_running && r->record;
+    if (!held)
+        disarm_timed();
     size_t seen = visited;
     visited = 0;
     pthread_mutex_unlock(&lock);
@@ -894,13 +1016,14 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     }
     for (int t = 0; t < r->team_size && t < MAX_TEAM; t++)
         for (int n = 0; n < nd; n++) {
-            uint64_t c = tab->counts[t * MAX_NODES + n];
-            tab->counts[t * MAX_NODES + n] = 0;
+            uint64_t c = __atomic_exchange_n(&tab->counts[t * MAX_NODES + n], 0, __ATOMIC_RELAXED);
             r->tnt[(size_t)t * (size_t)nd + (size_t)n] += c;
             if (r->samples)
                 r->samples[t] += c;
             *added += c;
         }
+    if (held)
+        stale = *added ? 0 : stale + 1;
     return 1;
 }
 
