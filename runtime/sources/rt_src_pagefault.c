@@ -88,11 +88,13 @@
  * The budget: past its first FREE_LOOP_ARMINGS armings for loops, what the
  * sampler spends arming and disarming (timed) stays within a SPEND_SHARE-th
  * of the time since its first arming. A loop's fresh arming beyond it is
- * not made: the
- * execution runs unsampled, and a loop that gets too few references that
- * way moves nothing (rt_loop.c's evidence rule). A region's arming (before
- * its team forks) is not refused: a region's sampled executions are few
- * and counted (sample=).
+ * not made: the execution runs unsampled, and a loop that gets too few
+ * references that way moves nothing (rt_loop.c's evidence rule). A region's
+ * arming (before its team forks) is not refused: a region's sampled
+ * executions are few and counted (sample=).
+ *
+ * When the long region's own execution was armed (its fork), its sample
+ * passes to its first loop that samples, as it is: same team, same memory.
  *
  * Topologies that are not this machine's (synthetic, XML): the kernel's node
  * numbers mean nothing there, so first touch is emulated: a page first

@@ -6,6 +6,7 @@
 // run. Released at the exec instead of the entry, the loader ran wherever the scheduler put it next (CI, 4x1:
 // libc data on node 2 once). A CPU the guest lacks is refused with one line, status 2.
 // REQUIRES: numa-vm
+// ALLOW_RETRIES: 2
 // RUN: %clang-omp %s -o %t
 // RUN: %numa-vm-run(2x1) --start-cpu 0 -- %t | FileCheck %s --check-prefix=ZERO
 // RUN: %numa-vm-run(2x1) --start-cpu 1 -- %t | FileCheck %s --check-prefix=ONE
