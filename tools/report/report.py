@@ -347,8 +347,17 @@ def truth_rows(g, counts):
     return tag, rows
 
 
+# A thread's sampled shares are set beside the truth from this many references on: a share from n
+# references is off by up to 1/sqrt(n) at two standard errors (16: 25 points). The first-touch
+# region's sample is drawn among the pages resident at its fork, often one (malloc's header page,
+# touched by the primary): one reference that says node 0 for a thread whose misses are 99.9 % on
+# node 1 is the sample's size, not the sampler's error.
+TRUTH_MIN_REFS = 16
+
+
 def render_truth(r, counts, out):
-    """Each sampled region's TNT beside the emulator's ground truth (truth_rows), as shares per node."""
+    """Each sampled region's TNT beside the emulator's ground truth (truth_rows), as shares per node;
+    threads with fewer than TRUTH_MIN_REFS references are listed, not compared."""
     out.write("\nsampled TNT against the emulator's ground truth (share of references per node, in %):\n")
     worst = None
     for g in r["regions"]:
@@ -364,6 +373,11 @@ def render_truth(r, counts, out):
             if sampled is None or true is None:
                 out.write("  thread {:>3} cpu {:>3}: {}\n".format(t, cpu, "no samples" if sampled is None
                                                                    else "no ground truth on that cpu"))
+                continue
+            refs = sum(g["tnt"][t])
+            if refs < TRUTH_MIN_REFS:
+                out.write("  thread {:>3} cpu {:>3}: {} reference{}: too few to compare\n".format(
+                    t, cpu, refs, "" if refs == 1 else "s"))
                 continue
             err = 100 * max(abs(a - b) for a, b in zip(sampled, true))
             worst = err if worst is None else max(worst, err)
