@@ -1,8 +1,8 @@
 /* rt_pages.c: a process's own pages: node queries and moves (move_pages), memory policies (mbind, get_mempolicy), the mappings (/proc/self/maps). */
 #include <errno.h>
-#include <inttypes.h>
 #include <numaif.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -55,6 +55,31 @@ int rt_pages_has_default_policy(uintptr_t addr)
     return mode == MPOL_DEFAULT;
 }
 
+int rt_pages_parse_mapping(char *line, uintptr_t *lo, uintptr_t *hi, const char **perms, uint64_t *offset,
+                           unsigned long *inode, const char **path)
+{
+    char *e;
+    *lo = (uintptr_t)strtoull(line, &e, 16);
+    if (*e != '-')
+        return -1;
+    *hi = (uintptr_t)strtoull(e + 1, &e, 16);
+    if (*e != ' ' || strlen(e + 1) < 4)
+        return -1;
+    *perms = e + 1;
+    char *p = e + 5;
+    *offset = (uint64_t)strtoull(p, &p, 16);
+    while (*p == ' ')
+        p++;
+    while (*p && *p != ' ' && *p != '\n') /* the device */
+        p++;
+    *inode = strtoul(p, &p, 10);
+    while (*p == ' ')
+        p++;
+    p[strcspn(p, "\n")] = '\0';
+    *path = p;
+    return 0;
+}
+
 int rt_pages_each_mapping(int (*fn)(const rt_mapping_t *m, void *ctx), void *ctx)
 {
     FILE *f = fopen("/proc/self/maps", "re");
@@ -64,12 +89,11 @@ int rt_pages_each_mapping(int (*fn)(const rt_mapping_t *m, void *ctx), void *ctx
     int n = 0;
     while (fgets(line, sizeof line, f)) {
         rt_mapping_t m = {0};
-        int path_at = 0;
-        unsigned long dev_major, dev_minor;
-        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s %" SCNx64 " %lx:%lx %lu %n", &m.lo, &m.hi, m.perms, &m.offset,
-                   &dev_major, &dev_minor, &m.inode, &path_at) < 7)
+        const char *perms, *path;
+        if (rt_pages_parse_mapping(line, &m.lo, &m.hi, &perms, &m.offset, &m.inode, &path) != 0)
             continue;
-        snprintf(m.path, sizeof m.path, "%.*s", (int)strcspn(line + path_at, "\n"), line + path_at);
+        memcpy(m.perms, perms, 4);
+        snprintf(m.path, sizeof m.path, "%s", path);
         n++;
         if (fn(&m, ctx))
             break;

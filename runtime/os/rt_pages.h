@@ -44,6 +44,14 @@ typedef struct rt_mapping {
     char      path[256];     /* "" anonymous, "[heap]", "[stack]", a file (cut to fit) */
 } rt_mapping_t;
 
+/* One line of /proc/self/maps, "lo-hi perms offset dev inode   path", read
+ * in place (the path's newline becomes its end): 0, or -1 when it is not
+ * such a line. By hand: sscanf was half of what reading the maps cost a
+ * data decision (1 M guest instructions in the paced VM) and most of a
+ * sampled execution's cost for the page sampler. */
+int rt_pages_parse_mapping(char *line, uintptr_t *lo, uintptr_t *hi, const char **perms, uint64_t *offset,
+                           unsigned long *inode, const char **path);
+
 /* Call fn(m, ctx) for each mapping, lowest first, until it returns
  * nonzero. The mappings visited, or -1 with errno. Uses stdio: never from
  * an event hook. */

@@ -14,6 +14,7 @@
 #include "rt_sys.h"
 #include "rt_log.h"
 #include "rt_mem.h"
+#include "rt_pages.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
 #include "rt_topology.h"
@@ -464,33 +465,6 @@ static area_t *area_for(uintptr_t lo, uintptr_t hi)
     return a;
 }
 
-/* One /proc/self/maps line "lo-hi perms offset dev inode   path": lo, hi,
- * perms (4 characters) and the path ("" for an anonymous mapping), in place.
- * Read by hand: sscanf was most of a sampled execution's cost. 0 or -1. */
-static int parse_maps_line(char *line, unsigned long *lo, unsigned long *hi, const char **perms, const char **path)
-{
-    char *e;
-    *lo = strtoul(line, &e, 16);
-    if (*e != '-')
-        return -1;
-    *hi = strtoul(e + 1, &e, 16);
-    if (*e != ' ' || strlen(e + 1) < 4)
-        return -1;
-    *perms = e + 1;
-    char *p = e + 5;
-    for (int field = 0; field < 3; field++) { /* offset, device, inode */
-        while (*p == ' ')
-            p++;
-        while (*p && *p != ' ' && *p != '\n')
-            p++;
-    }
-    while (*p == ' ')
-        p++;
-    p[strcspn(p, "\n")] = '\0';
-    *path = p;
-    return 0;
-}
-
 /* Whether [lo, hi) overlaps an area this source tracks. */
 static int tracked(uintptr_t lo, uintptr_t hi)
 {
@@ -521,9 +495,11 @@ static void scan_maps(int inside)
     uintptr_t prev_hi = 0;
     int prev_guard = 0;
     while (fgets(line, sizeof line, f)) {
-        unsigned long lo, hi;
+        uintptr_t lo, hi;
+        uint64_t offset;
+        unsigned long inode;
         const char *perms, *p;
-        if (parse_maps_line(line, &lo, &hi, &perms, &p) != 0)
+        if (rt_pages_parse_mapping(line, &lo, &hi, &perms, &offset, &inode, &p) != 0)
             continue;
         if ((!inside || !tracked(lo, hi)) && wanted(lo, hi, perms, p, prev_hi, prev_guard, exe)) {
             area_t *a = area_for(lo, hi);
