@@ -818,14 +818,21 @@ static void disarm_timed(void)
     spent_ns += rt_now_ns() - t0;
 }
 
+/* The references and addresses the resolver gathered since they were last
+ * taken, forgotten: they belong to no execution that records them. */
+static void drop_counts(void)
+{
+    memset(tab->counts, 0, sizeof tab->counts);
+    take_log(NULL);
+}
+
 /* A held sample given back: what its threads touched since its loop's last
  * execution ended is nobody's. lock held. */
 static void release_held(void)
 {
     disarm_timed();
     held = 0;
-    memset(tab->counts, 0, sizeof tab->counts);
-    take_log(NULL);
+    drop_counts();
 }
 
 static void region_begin(const rt_sample_t *r, const void *team)
@@ -841,7 +848,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
          * a fresh one fits the budget. Anything else the same thread arms
          * takes the sampler back. */
         if (armed_code == r->codeptr && armed_parent == r->parent_id && armed_team == team &&
-            (stale < STALE_AFTER || !r->tids || !budget_allows(now))) {
+            (stale < STALE_AFTER || !budget_allows(now))) {
             held = 0;
             pthread_mutex_unlock(&lock);
             return;
@@ -857,8 +864,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         r->team_size == __atomic_load_n(&tab->team_size, __ATOMIC_RELAXED)) {
         for (int i = 0; i < r->team_size; i++)
             __atomic_store_n(&tab->tid[i], r->tids[i], __ATOMIC_RELEASE);
-        memset(tab->counts, 0, sizeof tab->counts);
-        take_log(NULL);
+        drop_counts();
         armed_code = r->codeptr;
         armed_parent = r->parent_id;
         armed_id = r->id;
@@ -884,8 +890,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
             return;
         }
         disarm_timed();
-        memset(tab->counts, 0, sizeof tab->counts);
-        take_log(NULL);
+        drop_counts();
         rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
     if (r->tids && !budget_allows(now)) {
@@ -987,11 +992,11 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     rt_verbose(2, "pagefault: region %d: %llu faults, %zu page states visited", r->id,
                (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED), seen);
     int nd = r->nnodes;
-    take_log(r->record ? r->addrs : NULL);
     if (!r->record) {
-        memset(tab->counts, 0, sizeof tab->counts);
+        drop_counts();
         return 1;
     }
+    take_log(r->addrs);
     for (int t = 0; t < r->team_size && t < MAX_TEAM; t++)
         for (int n = 0; n < nd; n++) {
             uint64_t c = __atomic_exchange_n(&tab->counts[t * MAX_NODES + n], 0, __ATOMIC_RELAXED);
