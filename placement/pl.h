@@ -161,6 +161,18 @@ int pl_evidence(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *mo
                 const int *to, uint64_t *scratch, pl_evidence_t *out);
 
 /*
+ * Whether a thread is at home beyond sampling error: with `local`
+ * references on the node it runs on and `remote` on others, the chance of
+ * seeing so few remote ones, were half of its references remote, is below
+ * PL_HOME_ALPHA (a one-sided sign test). It takes 7 references all local,
+ * 11 with one remote, 14 with two, 17 with three; [13,3] is not enough. A
+ * thread at home cannot gain by moving to another node. Exact up to 2 000
+ * references, the normal approximation beyond.
+ */
+#define PL_HOME_ALPHA 0.01
+int pl_home(uint64_t local, uint64_t remote);
+
+/*
  * Decision trace of the greedy policies (maxlocal, critpath; the first phase of
  * critpath+refine): one step per placed thread, in placement order, with the
  * candidates that step compared. Filled as far as the arrays allow; nsteps and

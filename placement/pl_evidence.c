@@ -61,3 +61,24 @@ int pl_evidence(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *mo
     out->enough = out->moved > 0 && out->gain > 0 && out->worst > 0;
     return 0;
 }
+
+int pl_home(uint64_t local, uint64_t remote)
+{
+    if (remote >= local)
+        return 0;
+    double n = (double)local + (double)remote, r = (double)remote;
+    if (n > 2000.0) /* the binomial's normal approximation, with continuity correction */
+        return (n / 2 - r - 0.5) / sqrt(n / 4) > 2.3263478740408408; /* the 99th percentile */
+    /* P(X <= r) for X ~ B(n, 1/2): C(n, r) / 2^n in logs (2^-n underflows),
+     * then the terms from k = r down, each k / (n - k + 1) of the one
+     * before, until they no longer count. */
+    double log_term = -n * log(2.0);
+    for (double i = 1; i <= r; i++)
+        log_term += log((n - r + i) / i);
+    double term = exp(log_term), sum = 0.0;
+    for (double k = r; k >= 0 && term > sum * 1e-12; k--) {
+        sum += term;
+        term *= k / (n - k + 1);
+    }
+    return sum < PL_HOME_ALPHA;
+}

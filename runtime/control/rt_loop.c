@@ -250,6 +250,8 @@ static int tnt_empty(const rt_region_t *r)
     return 1;
 }
 
+static int may_stop_home(const rt_region_t *r);
+
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
 {
     rt_loop_region_t *st = state(r);
@@ -264,6 +266,8 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
         .samples = r->confirming ? NULL : st->tnt_samples,
         .record = r->measuring,
         .once = st->phase_execs == 0,
+        .probe = r->measuring && !r->confirming && r->outcome == RT_OUTCOME_SAMPLING && st->phase_execs == 0 &&
+                 may_stop_home(r),
         .after = r->confirming,
         .addrs = r->confirming ? NULL : rt_data_log(r, st->resamples),
     };
@@ -789,30 +793,37 @@ static void end_sampling(rt_region_t *r)
  * page costs the thread that touches it a signal and two mprotects (a TLB
  * shoot-down on every CPU running the process), and its team waits for it
  * at the next barrier (patterns local, 64 faults per execution on this
- * host: 12 ms against 7 ms a sweep). So a region whose every thread runs on
- * the node of most of its references, each with EARLY_REFS of them, and
- * which the policy would leave where it is, stops sampling at once: nothing
- * will move, and no baseline is needed. Only outermost regions placed by
- * the region loop alone (a nest's teams decide under one lock, bubbles in
- * their tree, loops by their own rules).
+ * host: 12 ms against 7 ms a sweep). So a region whose every thread is at
+ * home beyond sampling error (pl_home: 7 references all local suffice) and
+ * which the policy would leave where it is stops sampling at once: nothing
+ * will move, and no baseline is needed. Its first sampled execution is a
+ * probe (rt_sample_t.probe): a source that pays per sample takes fewer,
+ * enough for a home, and the full sample only when the region turns out
+ * not to be one. Only outermost regions placed by the region loop alone (a
+ * nest's teams decide under one lock, bubbles in their tree, loops by their
+ * own rules).
  */
-#define EARLY_REFS 16
+static int may_stop_home(const rt_region_t *r)
+{
+    return !r->construct && r->level == 1 && rt_conf->mode == RT_MODE_LOOP && !state(r)->extensions;
+}
 
 static int home_early(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
-    if (r->construct || r->level != 1 || rt_conf->mode != RT_MODE_LOOP || st->extensions)
+    if (!may_stop_home(r))
         return 0;
     int nd = rt_mach->topo.nnodes;
     for (int i = 0; i < r->team_size; i++) {
+        const uint64_t *row = r->tnt + (size_t)i * (size_t)nd;
+        int here = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
         uint64_t sum = 0;
         for (int n = 0; n < nd; n++)
-            sum += r->tnt[(size_t)i * (size_t)nd + (size_t)n];
-        if (sum < EARLY_REFS)
+            sum += row[n];
+        uint64_t local = here >= 0 && here < nd ? row[here] : 0;
+        if (!pl_home(local, sum - local))
             return 0;
     }
-    if (thread_away(r) >= 0)
-        return 0;
     int *cores = malloc((size_t)r->team_size * sizeof *cores), crowded = 0;
     int same = cores && decide(r, cores, &crowded) == 0 && !crowded && decision_matches_current(r);
     free(cores);

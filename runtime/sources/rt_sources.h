@@ -52,6 +52,8 @@ typedef struct rt_sample {
     int         once;       /* first sampled execution of the phase: sources that read a
                                snapshot (hints, replay) add only then */
     int         after;      /* the sample after a kept move (a replayed table says nothing of it) */
+    int         probe;      /* a first look at a region that may be at home (rt_loop.c, home_early):
+                               a source that pays per sample takes fewer */
     const pid_t *tids;      /* [team_size] the team's threads when they started before region_begin
                                (a worksharing loop inside a running team, rt_events.c); NULL for a
                                team about to fork, whose threads come to thread_begin */
