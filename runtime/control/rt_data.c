@@ -143,10 +143,17 @@ static uint32_t lower_bound(const rt_addr_log_t *log, uint64_t addr)
     return lo;
 }
 
+/* A mapping kept for the plan, with its path (rt_mapping_t's points into
+ * the maps file's buffer). */
+typedef struct kept {
+    rt_mapping_t m;
+    char         path[256];
+} kept_t;
+
 typedef struct mappings {
     const rt_addr_log_t *log;
     pl_data_range_t     *range;
-    rt_mapping_t        *map;
+    kept_t              *map;
     int                  n;
 } mappings_t;
 
@@ -161,7 +168,10 @@ static int keep_mapping(const rt_mapping_t *m, void *ctx)
         return 0;
     int movable = m->perms[0] == 'r' && m->perms[1] == 'w' && m->perms[3] == 'p' && rt_pages_has_default_policy(m->lo) == 1;
     ms->range[ms->n] = (pl_data_range_t){.lo = m->lo, .hi = m->hi, .movable = movable};
-    ms->map[ms->n] = *m;
+    kept_t *kept = &ms->map[ms->n];
+    kept->m = *m;
+    snprintf(kept->path, sizeof kept->path, "%s", m->path);
+    kept->m.path = kept->path;
     return ++ms->n == MAX_RANGES;
 }
 
@@ -246,7 +256,7 @@ static void attribute(data_t *d, const mappings_t *ms, const int *thread_node, i
             continue;
         }
         memory_t one;
-        group_of(s, &ms->map[m], &one);
+        group_of(s, &ms->map[m].m, &one);
         int i = 0;
         while (i < ng && !(g[i].lo == one.lo && g[i].hi == one.hi))
             i++;
@@ -377,7 +387,7 @@ static int apply(data_t *d, const pl_data_action_t *act, int n)
 typedef struct inputs {
     int              *thread_node;
     pl_data_range_t  *range;
-    rt_mapping_t     *map;
+    kept_t           *map;
     mappings_t        ms;
     pl_data_action_t *act;       /* [MAX_ACTIONS] of the plan chosen */
     pl_data_action_t *other;     /* [MAX_ACTIONS] of the other one */

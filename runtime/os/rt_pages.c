@@ -1,7 +1,7 @@
 /* rt_pages.c: a process's own pages: node queries and moves (move_pages), memory policies (mbind, get_mempolicy), the mappings (/proc/self/maps). */
 #include <errno.h>
+#include <fcntl.h>
 #include <numaif.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -55,49 +55,84 @@ int rt_pages_has_default_policy(uintptr_t addr)
     return mode == MPOL_DEFAULT;
 }
 
-int rt_pages_parse_mapping(char *line, uintptr_t *lo, uintptr_t *hi, const char **perms, uint64_t *offset,
-                           unsigned long *inode, const char **path)
+int rt_pages_parse_mapping(char *line, rt_mapping_t *m)
 {
     char *e;
-    *lo = (uintptr_t)strtoull(line, &e, 16);
+    m->lo = (uintptr_t)strtoull(line, &e, 16);
     if (*e != '-')
         return -1;
-    *hi = (uintptr_t)strtoull(e + 1, &e, 16);
-    if (*e != ' ' || strlen(e + 1) < 4)
+    m->hi = (uintptr_t)strtoull(e + 1, &e, 16);
+    if (*e != ' ' || strnlen(e + 1, 4) < 4)
         return -1;
-    *perms = e + 1;
+    memcpy(m->perms, e + 1, 4);
+    m->perms[4] = '\0';
     char *p = e + 5;
-    *offset = (uint64_t)strtoull(p, &p, 16);
+    m->offset = (uint64_t)strtoull(p, &p, 16);
     while (*p == ' ')
         p++;
     while (*p && *p != ' ' && *p != '\n') /* the device */
         p++;
-    *inode = strtoul(p, &p, 10);
+    m->inode = strtoul(p, &p, 10);
     while (*p == ' ')
         p++;
     p[strcspn(p, "\n")] = '\0';
-    *path = p;
+    m->path = p;
     return 0;
 }
 
 int rt_pages_each_mapping(int (*fn)(const rt_mapping_t *m, void *ctx), void *ctx)
 {
-    FILE *f = fopen("/proc/self/maps", "re");
-    if (!f)
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return -1;
-    char line[4400];
-    int n = 0;
-    while (fgets(line, sizeof line, f)) {
-        rt_mapping_t m = {0};
-        const char *perms, *path;
-        if (rt_pages_parse_mapping(line, &m.lo, &m.hi, &perms, &m.offset, &m.inode, &path) != 0)
+    int n = rt_pages_each_mapping_in(fd, fn, ctx), err = errno;
+    close(fd);
+    errno = err;
+    return n;
+}
+
+int rt_pages_each_mapping_in(int fd, int (*fn)(const rt_mapping_t *m, void *ctx), void *ctx)
+{
+    char buf[8192];
+    size_t have = 0; /* bytes in buf: the start of a line not read to its end */
+    int n = 0, stop = 0, eof = 0, err = 0, skip = 0;
+    while (!stop && !eof) {
+        ssize_t got = read(fd, buf + have, sizeof buf - 1 - have);
+        if (got < 0 && errno == EINTR)
             continue;
-        memcpy(m.perms, perms, 4);
-        snprintf(m.path, sizeof m.path, "%s", path);
-        n++;
-        if (fn(&m, ctx))
+        if (got < 0) {
+            err = errno;
             break;
+        }
+        if (got == 0) {
+            eof = 1;
+            if (!have)
+                break;
+            buf[have++] = '\n'; /* a last line without its newline */
+        } else {
+            have += (size_t)got;
+        }
+        char *line = buf, *end = buf + have, *nl;
+        while (!stop && (nl = memchr(line, '\n', (size_t)(end - line)))) {
+            *nl = '\0';
+            rt_mapping_t m;
+            if (!skip && rt_pages_parse_mapping(line, &m) == 0) {
+                n++;
+                stop = fn(&m, ctx) != 0;
+            }
+            skip = 0;
+            line = nl + 1;
+        }
+        have = (size_t)(end - line);
+        if (have == sizeof buf - 1) { /* longer than any line of this file can be: its rest is skipped */
+            have = 0;
+            skip = 1;
+        }
+        memmove(buf, line, have);
     }
-    fclose(f);
+    if (err) {
+        errno = err;
+        return -1;
+    }
     return n;
 }

@@ -171,6 +171,7 @@ static uintptr_t max_area_bytes;   /* the machine's memory: a larger mapping is 
 static tables_t *tab;
 static size_t pagesz;
 static int emulate;
+static char exe[4096];            /* the program's path, as the maps name its data segment (track=all) */
 
 /* Which pages of the live areas are resident (mincore): a sample among
  * them lands on memory the program uses. A program may reserve far more
@@ -298,6 +299,8 @@ static void start(void)
         return;
     }
     emulate = strcmp(rt_mach->topo.origin, "this system") != 0;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
     max_area_bytes = (uintptr_t)sysconf(_SC_PHYS_PAGES) * pagesz;
     for (int k = 0; k < MAX_NODES; k++)
         tab->node_of_kernel[k] = -1;
@@ -418,7 +421,7 @@ static int resolve(void *addr, int code, void *ctx)
 /* ---- tracked areas from /proc/self/maps ---- */
 
 static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *path, uintptr_t prev_hi,
-                  int prev_guard, const char *exe)
+                  int prev_guard)
 {
     if (strncmp(perms, "rw-p", 4) != 0 || hi - lo < pagesz)
         return 0;
@@ -434,7 +437,7 @@ static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *pat
     if (!path[0])
         return hi - lo >= MIN_AREA_BYTES && hi - lo <= max_area_bytes;
     if (rt_conf->track == RT_TRACK_ALL)
-        return !strcmp(path, exe);
+        return exe[0] && !strcmp(path, exe);
     return 0;
 }
 
@@ -482,6 +485,28 @@ static int tracked(uintptr_t lo, uintptr_t hi)
     return 0;
 }
 
+/* What scan_maps carries from one mapping to the next. */
+typedef struct scan {
+    int       inside;
+    uintptr_t prev_hi;    /* the mapping before: its end ... */
+    int       prev_guard; /* ... and whether it is a guard page (PROT_NONE, anonymous) */
+} scan_t;
+
+static int scan_one(const rt_mapping_t *m, void *ctx)
+{
+    scan_t *sc = ctx;
+    if ((!sc->inside || !tracked(m->lo, m->hi)) && wanted(m->lo, m->hi, m->perms, m->path, sc->prev_hi, sc->prev_guard)) {
+        area_t *a = area_for(m->lo, m->hi);
+        if (a) {
+            a->live = 1;
+            a->fresh = sc->inside;
+        }
+    }
+    sc->prev_guard = !strcmp(m->perms, "---p") && !m->path[0];
+    sc->prev_hi = m->hi;
+    return 0;
+}
+
 /* The tracked areas from /proc/self/maps. Between executions (inside = 0)
  * the scan is the truth: areas gone or resized give their claim and state
  * back. Inside an execution (inside = 1) only mappings that overlap no
@@ -490,36 +515,11 @@ static int tracked(uintptr_t lo, uintptr_t hi)
  * that still has protected pages is never dropped. lock held. */
 static void scan_maps(int inside)
 {
-    char exe[4096] = "";
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    FILE *f = fopen("/proc/self/maps", "r");
-    if (!f)
-        return;
     if (!inside)
         for (int i = 0; i < nareas; i++)
             areas[i].live = 0;
-    char line[4400];
-    uintptr_t prev_hi = 0;
-    int prev_guard = 0;
-    while (fgets(line, sizeof line, f)) {
-        uintptr_t lo, hi;
-        uint64_t offset;
-        unsigned long inode;
-        const char *perms, *p;
-        if (rt_pages_parse_mapping(line, &lo, &hi, &perms, &offset, &inode, &p) != 0)
-            continue;
-        if ((!inside || !tracked(lo, hi)) && wanted(lo, hi, perms, p, prev_hi, prev_guard, exe)) {
-            area_t *a = area_for(lo, hi);
-            if (a) {
-                a->live = 1;
-                a->fresh = inside;
-            }
-        }
-        prev_guard = !strncmp(perms, "---p", 4) && !*p;
-        prev_hi = hi;
-    }
-    fclose(f);
+    scan_t sc = {.inside = inside};
+    rt_pages_each_mapping(scan_one, &sc); /* when it cannot be read, areas are given back: none is sampled */
     if (inside)
         return;
     /* Mappings that are gone (or changed size) give their claim and state
