@@ -75,7 +75,7 @@
  * a team that is already running, and one of its executions may sweep a
  * small part of the memory (a 256th of each thread's block in the patterns'
  * long modes): armed and disarmed per execution, its sample cost an arming
- * (a maps scan, a status read per thread, mincore, one mprotect per run of
+ * (a maps scan, a stat read per thread, mincore, one mprotect per run of
  * pages) and a disarm (one mprotect per untouched page) for a reference in
  * four executions, and the long region ran 1.59x `off` in the paced 2-node
  * VM (7.6x on 4 nodes). So its sample is held between its executions: the
@@ -744,18 +744,23 @@ static void sample_new_mappings(void)
 
 /* ---- arm and disarm around a sampled execution ---- */
 
-/* Whether some thread of the process blocks SIGSEGV (SigBlk in its status):
- * a fault on a sampled page would kill it, so nothing is armed meanwhile.
- * One small read per thread, per sampled execution. */
+/* Whether some thread of the process blocks SIGSEGV: a fault on a sampled
+ * page would kill it, so nothing is armed meanwhile. One small read per
+ * thread, per sampled execution: its stat's "blocked" field (the 32nd, the
+ * first word of the thread's mask in decimal: signals 1 to 64), which costs
+ * the kernel 40 % less than its status file's SigBlk line (31 k against
+ * 53 k guest instructions in the paced VM). */
 static int blocks_segv(pid_t tid, void *ctx)
 {
-    char path[64], text[4096];
-    snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
     if (rt_procfs_read(path, text, sizeof text) < 0)
         return 0;
-    const char *blk = strstr(text, "\nSigBlk:");
+    const char *p = strrchr(text, ')'); /* the command may hold spaces and parentheses */
+    for (int field = 2; p && field < 32; field++) /* ')' ends field 2 */
+        p = strchr(p + 1, ' ');
     int *blocks = ctx;
-    *blocks = blk && ((strtoull(blk + 8, NULL, 16) >> (SIGSEGV - 1)) & 1);
+    *blocks = p && ((strtoull(p + 1, NULL, 10) >> (SIGSEGV - 1)) & 1);
     return *blocks;
 }
 
