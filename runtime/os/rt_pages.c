@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rt_fault.h"
 #include "rt_pages.h"
 
 #define MASK_WORDS 16 /* nodes 0..1023 */
@@ -53,6 +54,43 @@ int rt_pages_has_default_policy(uintptr_t addr)
                 MPOL_F_ADDR) != 0)
         return -1;
     return mode == MPOL_DEFAULT;
+}
+
+#define OWN_STACK_PAGES 256
+
+int rt_pages_own_stack_to(int node, size_t *moved, size_t *seen)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), sp = (uintptr_t)__builtin_frame_address(0);
+    uintptr_t tp = (uintptr_t)__builtin_thread_pointer();
+    uintptr_t hi = (tp + RT_FAULT_TCB_ABOVE + page - 1) & ~(page - 1), lo = sp & ~(page - 1);
+    *moved = *seen = 0;
+    if (lo >= hi) { /* the initial thread: its TLS is not above its stack */
+        errno = EINVAL;
+        return -1;
+    }
+    if ((hi - lo) / page > OWN_STACK_PAGES)
+        lo = hi - OWN_STACK_PAGES * page;
+    void *pages[OWN_STACK_PAGES];
+    int status[OWN_STACK_PAGES], nodes[OWN_STACK_PAGES];
+    size_t n = 0, away = 0;
+    for (uintptr_t p = lo; p < hi; p += page)
+        pages[n++] = (void *)p;
+    if (rt_pages_where(pages, n, status) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        *seen += status[i] >= 0;
+        if (status[i] >= 0 && status[i] != node) {
+            pages[away] = pages[i];
+            nodes[away++] = node;
+        }
+    }
+    if (!away)
+        return 0;
+    if (rt_pages_move(pages, nodes, away, status) != 0)
+        return -1;
+    for (size_t i = 0; i < away; i++)
+        *moved += status[i] == node;
+    return 0;
 }
 
 int rt_pages_parse_mapping(char *line, rt_mapping_t *m)

@@ -35,6 +35,17 @@ int rt_pages_default_policy(uintptr_t lo, uintptr_t hi);
  * the program set none), 0 when it has another, -1 with errno. */
 int rt_pages_has_default_policy(uintptr_t addr);
 
+/* The calling thread's own stack top, static TLS and thread control block
+ * (from its stack pointer to the end of its TCB; the 256 pages below the
+ * TCB's end when that is more): the pages of it not on node `node` moved
+ * there. glibc writes a new thread's TCB and TLS from the thread that
+ * creates it, so they start on that thread's node; with transparent huge
+ * pages the whole 2 MiB around them (the thread's stack frames too) does
+ * when its stack mapping is 2 MiB aligned. *moved: pages moved, *seen:
+ * pages present. 0, or -1 with errno. Not for the initial thread, whose
+ * stack and TLS lie apart. */
+int rt_pages_own_stack_to(int node, size_t *moved, size_t *seen);
+
 /* One line of /proc/self/maps. */
 typedef struct rt_mapping {
     uintptr_t   lo, hi;
