@@ -1,13 +1,13 @@
 /* rt_pages.c: a process's own pages: node queries and moves (move_pages), memory policies (mbind, get_mempolicy), the mappings (/proc/self/maps). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <numaif.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt_fault.h"
 #include "rt_pages.h"
 
 #define MASK_WORDS 16 /* nodes 0..1023 */
@@ -62,10 +62,30 @@ int rt_pages_own_stack_to(int node, size_t *moved, size_t *seen)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), sp = (uintptr_t)__builtin_frame_address(0);
     uintptr_t tp = (uintptr_t)__builtin_thread_pointer();
-    uintptr_t hi = (tp + RT_FAULT_TCB_ABOVE + page - 1) & ~(page - 1), lo = sp & ~(page - 1);
+    uintptr_t lo = sp & ~(page - 1), hi = (tp & ~(page - 1)) + page;
     *moved = *seen = 0;
-    if (lo >= hi) { /* the initial thread: its TLS is not above its stack */
-        errno = EINVAL;
+    /* The TCB (glibc's struct pthread, 2.3 KiB) starts at the thread
+     * pointer and ends the stack block, a page boundary: the page after the
+     * one holding the thread pointer. Never past it: the mapping above may
+     * be anything (in STREAM, 4 nodes, the first vector; its first pages
+     * are the primary's, and taken along to a worker's node they cost the
+     * primary 96 remote misses an execution). glibc reports the stack up to
+     * the block's end, or, for a stack size the caller chose (libomp's
+     * threads), up to its static TLS: either way that end rounded up. */
+    pthread_attr_t attr;
+    void *stack;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return -1;
+    int got = pthread_attr_getstack(&attr, &stack, &size);
+    pthread_attr_destroy(&attr);
+    if (got != 0) {
+        errno = got;
+        return -1;
+    }
+    uintptr_t top = ((uintptr_t)stack + size + page - 1) & ~(page - 1);
+    if (sp < (uintptr_t)stack || tp < (uintptr_t)stack || hi > top) {
+        errno = EINVAL; /* the initial thread: its TLS is not above its stack */
         return -1;
     }
     if ((hi - lo) / page > OWN_STACK_PAGES)

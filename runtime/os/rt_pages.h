@@ -36,8 +36,9 @@ int rt_pages_default_policy(uintptr_t lo, uintptr_t hi);
 int rt_pages_has_default_policy(uintptr_t addr);
 
 /* The calling thread's own stack top, static TLS and thread control block
- * (from its stack pointer to the end of its TCB; the 256 pages below the
- * TCB's end when that is more): the pages of it not on node `node` moved
+ * (from its stack pointer to the end of its TCB, which ends its stack
+ * block, and never past it; the 256 pages below that end when that is
+ * more): the pages of it not on node `node` moved
  * there. glibc writes a new thread's TCB and TLS from the thread that
  * creates it, so they start on that thread's node; with transparent huge
  * pages the whole 2 MiB around them (the thread's stack frames too) does
