@@ -49,11 +49,12 @@ static int bound_node(void)
  * one run of the defaults found thread 3's whole stack top, 513 pages, on
  * node 0 and ran thread 3 at 6 913 remote misses against off's 3 041. A
  * member bound within one node takes its own pages home, once, at its
- * first event, when placement is on and the topology is this machine's.
+ * first event, when placement is on (not in dry run) and the topology is
+ * this machine's.
  */
 static void stack_home(int gtid)
 {
-    if (rt_conf->mode == RT_MODE_OFF || !rt_mach->ok || rt_mach->topo.nnodes < 2 ||
+    if (rt_conf->mode == RT_MODE_OFF || rt_conf->dry_run || !rt_mach->ok || rt_mach->topo.nnodes < 2 ||
         strcmp(rt_mach->topo.origin, "this system") != 0 || rt_gettid() == getpid())
         return;
     int node = bound_node();

@@ -1,7 +1,7 @@
 // stack-home-vm.c: a worker's static TLS and thread control block are written first by the thread that creates it
 // (glibc), so on stock they sit on the primary's node for the worker's whole life. With placement on, a member bound
 // within one node moves them to that node at its first event (once; the verbose log says how many pages), so its
-// TLS is local; OMP_PLACEMENT=off leaves them where they are, and an unbound member (whose node the runtime does
+// TLS is local; OMP_PLACEMENT=off and dry_run leave them where they are, and an unbound member (whose node the runtime does
 // not know) is not moved. Nothing past the stack block moves: a vector mapped before the team forks lies right
 // above the first worker's stack, and its first page, the primary's, stays on node 0 (taken along to node 1 once,
 // it cost STREAM's primary 96 remote misses an execution in the paced 4-node VM). 2x1, started on CPU 0.
@@ -10,6 +10,7 @@
 // RUN: %clang-omp %s -o %t
 // RUN: %numa-vm-run(2x1) --start-cpu 0 --env OMP_NUM_THREADS=2 --env OMP_PROC_BIND=close --env OMP_PLACES=cores -- %t | FileCheck %s --check-prefix=STOCK
 // RUN: %numa-vm-dropin(2x1) --start-cpu 0 --env OMP_NUM_THREADS=2 --env OMP_PROC_BIND=close --env OMP_PLACES=cores --env OMP_PLACEMENT=off -- %t | FileCheck %s --check-prefix=STOCK
+// RUN: %numa-vm-dropin(2x1) --start-cpu 0 --env OMP_NUM_THREADS=2 --env OMP_PROC_BIND=close --env OMP_PLACES=cores --env OMP_PLACEMENT=dry_run -- %t | FileCheck %s --check-prefix=STOCK
 // RUN: %numa-vm-dropin(2x1) --start-cpu 0 --env OMP_NUM_THREADS=2 --env OMP_PROC_BIND=close --env OMP_PLACES=cores --env OMP_PLACEMENT_VERBOSE=1 -- %t > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=HOME < %t.out
 // RUN: FileCheck %s --check-prefix=LOG < %t.err
