@@ -1,5 +1,6 @@
 /* rt_fault.c: the runtime's single SIGSEGV dispatcher (see rt_fault.h for the contract). */
 #include "rt_fault.h"
+#include "rt_task.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -314,14 +315,9 @@ int rt_fault_exclude_thread(void)
     uintptr_t tp = (uintptr_t)__builtin_thread_pointer(), page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t lo = tp > RT_FAULT_TLS_BELOW ? (tp - RT_FAULT_TLS_BELOW) & ~(page - 1) : 0;
     int rc = rt_fault_exclude(lo, (tp + RT_FAULT_TCB_ABOVE + page - 1) & ~(page - 1));
-    pthread_attr_t attr;
-    void *stack;
-    size_t size;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        if (pthread_attr_getstack(&attr, &stack, &size) == 0 && size)
-            rc |= rt_fault_exclude((uintptr_t)stack, (uintptr_t)stack + size);
-        pthread_attr_destroy(&attr);
-    }
+    uintptr_t stack_lo, stack_hi;
+    if (rt_task_own_stack(&stack_lo, &stack_hi) == 0 && stack_hi > stack_lo)
+        rc |= rt_fault_exclude(stack_lo, stack_hi);
     return rc ? -1 : 0;
 }
 

@@ -1,7 +1,6 @@
 /* rt_pages.c: a process's own pages: node queries and moves (move_pages), memory policies (mbind, get_mempolicy), the mappings (/proc/self/maps). */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <numaif.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include "rt_pages.h"
+#include "rt_task.h"
 
 #define MASK_WORDS 16 /* nodes 0..1023 */
 
@@ -72,19 +72,11 @@ int rt_pages_own_stack_to(int node, size_t *moved, size_t *seen)
      * primary 96 remote misses an execution). glibc reports the stack up to
      * the block's end, or, for a stack size the caller chose (libomp's
      * threads), up to its static TLS: either way that end rounded up. */
-    pthread_attr_t attr;
-    void *stack;
-    size_t size;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+    uintptr_t stack, top;
+    if (rt_task_own_stack(&stack, &top) != 0)
         return -1;
-    int got = pthread_attr_getstack(&attr, &stack, &size);
-    pthread_attr_destroy(&attr);
-    if (got != 0) {
-        errno = got;
-        return -1;
-    }
-    uintptr_t top = ((uintptr_t)stack + size + page - 1) & ~(page - 1);
-    if (sp < (uintptr_t)stack || tp < (uintptr_t)stack || hi > top) {
+    top = (top + page - 1) & ~(page - 1);
+    if (sp < stack || tp < stack || hi > top) {
         errno = EINVAL; /* the initial thread: its TLS is not above its stack */
         return -1;
     }
@@ -113,7 +105,12 @@ int rt_pages_own_stack_to(int node, size_t *moved, size_t *seen)
     return 0;
 }
 
-int rt_pages_parse_mapping(char *line, rt_mapping_t *m)
+/* One line of /proc/self/maps, "lo-hi perms offset dev inode   path", read
+ * in place (the path's newline becomes its end) into m (m->path points into
+ * line): 0, or -1 when it is not such a line. By hand: sscanf was half of
+ * what reading the maps cost a data decision (1 M guest instructions in the
+ * paced VM) and most of a sampled execution's cost for the page sampler. */
+static int parse_mapping(char *line, rt_mapping_t *m)
 {
     char *e;
     m->lo = (uintptr_t)strtoull(line, &e, 16);
@@ -174,7 +171,7 @@ int rt_pages_each_mapping_in(int fd, int (*fn)(const rt_mapping_t *m, void *ctx)
         while (!stop && (nl = memchr(line, '\n', (size_t)(end - line)))) {
             *nl = '\0';
             rt_mapping_t m;
-            if (!skip && rt_pages_parse_mapping(line, &m) == 0) {
+            if (!skip && parse_mapping(line, &m) == 0) {
                 n++;
                 stop = fn(&m, ctx) != 0;
             }

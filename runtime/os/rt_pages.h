@@ -56,13 +56,6 @@ typedef struct rt_mapping {
     const char *path;        /* "" anonymous, "[heap]", "[stack]", a file: valid during the callback only */
 } rt_mapping_t;
 
-/* One line of /proc/self/maps, "lo-hi perms offset dev inode   path", read
- * in place (the path's newline becomes its end) into m (m->path points into
- * line): 0, or -1 when it is not such a line. By hand: sscanf was half of
- * what reading the maps cost a data decision (1 M guest instructions in the
- * paced VM) and most of a sampled execution's cost for the page sampler. */
-int rt_pages_parse_mapping(char *line, rt_mapping_t *m);
-
 /* Call fn(m, ctx) for each mapping, lowest first, until it returns
  * nonzero. The mappings visited, or -1 with errno. Reads the file with
  * read(2) into the stack (8 KiB; a line holds at most a path of PATH_MAX):

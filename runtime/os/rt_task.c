@@ -1,5 +1,6 @@
-/* rt_task.c: per-thread kernel facts by tid: CPU time (thread CPU clock or schedstat), bound or last CPU, thread count. */
+/* rt_task.c: per-thread kernel facts by tid: CPU time (thread CPU clock or schedstat), bound or last CPU, stat fields, thread count; the calling thread's stack. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,31 @@ int rt_task_cpu_ns(pid_t tid, uint64_t *ns)
     return 0;
 }
 
+int rt_task_stat_field(pid_t tid, int field, uint64_t *out)
+{
+    char buf[1024];
+    if (tid <= 0 || field < 3) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (read_task_file(tid, "stat", buf, sizeof buf) < 0) {
+        if (errno == ENOENT)
+            errno = ESRCH;
+        return -1;
+    }
+    /* The command name (field 2) may hold spaces and parentheses: fields
+     * are counted from the last ')'. */
+    char *p = strrchr(buf, ')');
+    for (int at = 2; p && at < field; at++)
+        p = strchr(p + 1, ' ');
+    if (!p || p[1] < '0' || p[1] > '9') {
+        errno = EIO;
+        return -1;
+    }
+    *out = strtoull(p + 1, NULL, 10);
+    return 0;
+}
+
 int rt_task_cpu(pid_t tid)
 {
     cpu_set_t mask;
@@ -63,31 +89,29 @@ int rt_task_cpu(pid_t tid)
         for (int c = 0; c < CPU_SETSIZE; c++)
             if (CPU_ISSET(c, &mask))
                 return c;
-    char buf[1024];
-    if (tid <= 0 || read_task_file(tid, "stat", buf, sizeof buf) < 0) {
-        if (tid <= 0 || errno == ENOENT)
-            errno = tid <= 0 ? EINVAL : ESRCH;
+    uint64_t cpu;
+    if (rt_task_stat_field(tid, 39, &cpu) != 0) /* "processor" */
         return -1;
-    }
-    /* The command name (field 2) may hold spaces and parentheses: fields
-     * are counted from the last ')'. "processor" is field 39. */
-    char *p = strrchr(buf, ')');
-    int field = 2;
-    while (p && field < 39) {
-        p = strchr(p + 1, ' ');
-        field++;
-    }
-    if (!p) {
-        errno = EIO;
-        return -1;
-    }
-    char *end;
-    long cpu = strtol(p + 1, &end, 10);
-    if (end == p + 1 || cpu < 0) {
-        errno = EIO;
-        return -1;
-    }
     return (int)cpu;
+}
+
+int rt_task_own_stack(uintptr_t *lo, uintptr_t *hi)
+{
+    pthread_attr_t attr;
+    void *stack;
+    size_t size;
+    int rc = pthread_getattr_np(pthread_self(), &attr);
+    if (rc == 0) {
+        rc = pthread_attr_getstack(&attr, &stack, &size);
+        pthread_attr_destroy(&attr);
+    }
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    *lo = (uintptr_t)stack;
+    *hi = (uintptr_t)stack + size;
+    return 0;
 }
 
 static int count_one(pid_t tid, void *ctx)

@@ -1,4 +1,4 @@
-/* rt_task.h: what the kernel says about one thread of this process (by tid): its CPU time and the CPU it runs on. */
+/* rt_task.h: what the kernel says about one thread of this process (by tid): its CPU time, the CPU it runs on, its stat fields; and the calling thread's stack. */
 #ifndef OMPNUMA_RT_TASK_H
 #define OMPNUMA_RT_TASK_H
 
@@ -14,6 +14,17 @@ int rt_task_cpu_ns(pid_t tid, uint64_t *ns);
 /* The CPU thread tid is bound to when its mask holds one CPU, else the one
  * it last ran on (/proc/self/task/TID/stat). The CPU, or -1 with errno. */
 int rt_task_cpu(pid_t tid);
+
+/* Field `field` of thread tid's /proc/self/task/TID/stat, numbered as in
+ * proc(5) (3 and on: after the command name), an unsigned decimal, into
+ * *out. 0, or -1 with errno (ESRCH: no such thread; EIO: no such field). */
+int rt_task_stat_field(pid_t tid, int field, uint64_t *out);
+
+/* The calling thread's stack as glibc reports it, [*lo, *hi): for a
+ * thread it created, up to the end of its stack block, or, when the creator
+ * chose the stack size (libomp's threads), up to its static TLS; for the
+ * initial thread, its stack mapping. 0, or -1 with errno. */
+int rt_task_own_stack(uintptr_t *lo, uintptr_t *hi);
 
 /* Threads of this process (entries of /proc/self/task), or -1 with errno. */
 int rt_task_count(void);

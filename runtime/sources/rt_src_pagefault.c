@@ -17,6 +17,7 @@
 #include "rt_pages.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
+#include "rt_task.h"
 #include "rt_topology.h"
 #include "rt_sources.h"
 #include "rt_symbol.h"
@@ -752,15 +753,9 @@ static void sample_new_mappings(void)
  * 53 k guest instructions in the paced VM). */
 static int blocks_segv(pid_t tid, void *ctx)
 {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
-    if (rt_procfs_read(path, text, sizeof text) < 0)
-        return 0;
-    const char *p = strrchr(text, ')'); /* the command may hold spaces and parentheses */
-    for (int field = 2; p && field < 32; field++) /* ')' ends field 2 */
-        p = strchr(p + 1, ' ');
+    uint64_t blocked;
     int *blocks = ctx;
-    *blocks = p && ((strtoull(p + 1, NULL, 10) >> (SIGSEGV - 1)) & 1);
+    *blocks = rt_task_stat_field(tid, 32, &blocked) == 0 && ((blocked >> (SIGSEGV - 1)) & 1);
     return *blocks;
 }
 
