@@ -210,6 +210,8 @@ static int counters_end(rt_region_t *r)
         __atomic_store_n(&r->refs_seen, 1, __ATOMIC_RELEASE);
     if (got & RT_SOURCE_ARMED)
         rt_loop_source_armed(r);
+    if (got & RT_SOURCE_DECLINED)
+        rt_loop_source_declined(r);
     r->source_pending = (got & RT_SOURCE_PENDING) != 0;
     r->source_waits = (got & RT_SOURCE_WAITS) != 0;
     return !s.record && !r->source_pending;

@@ -252,6 +252,25 @@ static int tnt_empty(const rt_region_t *r)
 
 static int may_stop_home(const rt_region_t *r);
 
+/* Whether r's sample so far shows a thread with most of its references
+ * (4 at least) on a node it does not run on: evidence that a move may
+ * gain, for which a source with a budget may spend more. */
+static int promising(const rt_region_t *r)
+{
+    int nd = rt_mach->topo.nnodes;
+    for (int i = 0; i < r->team_size; i++) {
+        const uint64_t *row = r->tnt + (size_t)i * (size_t)nd;
+        int here = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
+        uint64_t sum = 0;
+        for (int n = 0; n < nd; n++)
+            sum += row[n];
+        uint64_t local = here >= 0 && here < nd ? row[here] : 0;
+        if (sum >= 4 && 2 * local < sum)
+            return 1;
+    }
+    return 0;
+}
+
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
 {
     rt_loop_region_t *st = state(r);
@@ -271,6 +290,7 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
         .after = r->confirming,
         .addrs = r->confirming ? NULL : rt_data_log(r, st->resamples),
     };
+    out->promising = r->measuring && !r->confirming && promising(r);
 }
 
 /*
@@ -1059,6 +1079,22 @@ static int allotment_moved(rt_region_t *r)
     return 1;
 }
 
+void rt_loop_source_declined(rt_region_t *r)
+{
+    state(r)->declined++;
+    state(r)->declined_now = 1;
+}
+
+/* Whether the execution ending was declined by the source's budget: it
+ * counts for nothing, and the region waits for one the source arms. */
+static int declined_now(rt_region_t *r)
+{
+    rt_loop_region_t *st = state(r);
+    int d = st->declined_now;
+    st->declined_now = 0;
+    return d;
+}
+
 /* The phase has its `sample` executions and stays open only for a source
  * sampled by time whose next reading is not due (RT_SOURCE_WAITS): the
  * executions until it is rest (rt_loop_resting). A source's window lasts
@@ -1108,6 +1144,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
     rt_loop_region_t *st = state(r);
     int sample = rt_conf->sample;
     r->resting = 0; /* a timed execution: it did not rest; whether the next may is below */
+    int declined = declined_now(r);
     if (allotment_moved(r))
         return;
     switch (r->outcome) {
@@ -1115,6 +1152,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         /* Only the monitor alone (imar2) measures such a region: its first
          * `sample` sampled executions fill the TNT, then it is only timed. */
         if (r->measuring) {
+            if (declined)
+                return;
             if (rt_counters_intrusive() && st->armed_execs == st->armed_seen && ++st->unarmed < 8 * sample)
                 return;
             st->armed_seen = st->armed_execs;
@@ -1129,7 +1168,10 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         if (r->measuring) {
             /* An intrusive source samples one execution at a time: one that
              * another region held (a parent sampling at the same time) does
-             * not count, unless that goes on for long. */
+             * not count, unless that goes on for long; one its budget
+             * declined does not count either. */
+            if (declined)
+                return;
             if (rt_counters_intrusive() && st->armed_execs == st->armed_seen && ++st->unarmed < 8 * sample)
                 return;
             st->armed_seen = st->armed_execs;
@@ -1171,6 +1213,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         return;
     default:
         if (r->confirming) {
+            if (declined)
+                return;
             if (++st->phase_execs >= sample && !r->source_pending)
                 end_confirm(r);
             else
@@ -1263,6 +1307,12 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
         else
             snprintf(buf, len, "ran %llu executions: sampled, %d of the %d clean ones it needs for a baseline",
                      (unsigned long long)r->executions, st->phase_execs, window_execs(r));
+        if (r->measuring && st->declined) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, len - used, "; %llu not sampled: the %s source keeps its cost within %g %% of "
+                     "the run so far (budget=)", (unsigned long long)st->declined, rt_source_name(src),
+                     rt_conf->budget);
+        }
         return;
     case RT_OUTCOME_VERIFYING:
         snprintf(buf, len, "%s; ran %d of the %d executions that verify the move (ran %llu in all)",
@@ -1322,6 +1372,7 @@ void rt_loop_source_armed(rt_region_t *r)
 {
     state(r)->armed_execs++;
 }
+
 
 int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns)
 {

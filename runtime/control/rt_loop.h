@@ -52,6 +52,8 @@ typedef struct rt_loop_region {
     uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
     uint64_t     armed_seen;    /* armed_execs the loop has counted */
     int          unarmed;       /* sampling executions the source could not arm */
+    uint64_t     declined;      /* ... that it did not arm to stay within its budget (not counted) */
+    int          declined_now;  /* the execution ending was one of them */
     uint64_t     repins_mark;   /* the region's repins at the start of the current window */
     int          compromise;    /* pins shared with other regions to stop bouncing
                                    (rt_compromise_t) */
@@ -94,6 +96,9 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out);
 /* The counter source armed an execution of r (rt_events.c): one an
  * intrusive source samples counts toward its phase. */
 void rt_loop_source_armed(rt_region_t *r);
+/* The counter source did not arm r's execution that ends, to stay within
+ * its budget (RT_SOURCE_DECLINED). */
+void rt_loop_source_declined(rt_region_t *r);
 
 /* omp_numa_update_hints decided cpus[t] on nodes[t] for r's threads
  * (rt_hints.c); pin[t] is cpus[t] for a thread that moves, -1 for one that

@@ -35,6 +35,7 @@
 #define DEFAULT_PERIOD_MS 1000.0
 #define DEFAULT_PERIOD_SPAN 4.0 /* period_max = 4 x period unless given */
 #define DEFAULT_RATIO 0.97
+#define DEFAULT_BUDGET 2.0     /* % of the run: within the noise of a program with nothing to gain */
 #define DEFAULT_REMOTE_MIN 0.1 /* a well-placed sample shows a few % remote, a misplaced thread most */
 #define DEFAULT_SEED 1ull
 /* The MPI mapper's interval (ms): the paper's lower bound (500 ms) and
@@ -87,6 +88,7 @@ static void defaults(rt_settings_t *s)
     s->period_max_ms = 0; /* resolved after parsing: DEFAULT_PERIOD_SPAN x period unless given */
     s->ratio = DEFAULT_RATIO;
     s->remote_min = DEFAULT_REMOTE_MIN;
+    s->budget = DEFAULT_BUDGET;
     s->seed = DEFAULT_SEED;
     s->mpi.interval_ms = MPI_DEFAULT_INTERVAL_MS;
     s->mpi.v = MPI_DEFAULT_V;
@@ -207,6 +209,7 @@ static int parse_name(const char *v, const char *const *names, int n, int *out)
  *                 | "period_max=" <real ms 1..3600000>          (its longest, >= period; default 4 x period)
  *                 | "ratio=" <real, 0 < r <= 1>                 (rollback threshold, default 0.97)
  *                 | "remote_min=" <real 0..1>                   (locality gate, default 0.1; 0 off)
+ *                 | "budget=" ( "off" | <real % 0.01..100> )    (the page sampler's cost, default 2)
  *                 | "seed=" <unsigned 64-bit integer>           (the lottery's, default 1)
  *   <bool>      ::= "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0"
  */
@@ -373,6 +376,19 @@ static int opt_remote_min(rt_settings_t *s, const char *v, char *instead, size_t
     return parse_double(v, 0.0, 1.0, &s->remote_min);
 }
 
+static int opt_budget(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    if (s->budget > 0)
+        snprintf(instead, len, "budget=%g", s->budget);
+    else
+        snprintf(instead, len, "budget=off");
+    if (!strcmp(v, "off")) {
+        s->budget = 0;
+        return 0;
+    }
+    return parse_double(v, 0.01, 100.0, &s->budget);
+}
+
 static int opt_seed(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "seed=%llu", s->seed);
@@ -412,6 +428,7 @@ static const option_t placement_options[] = {
     {"period_max", opt_period_max, "a number of milliseconds in 1..3600000"},
     {"ratio", opt_ratio, "a number above 0 and at most 1"},
     {"remote_min", opt_remote_min, "a number in 0..1"},
+    {"budget", opt_budget, "off or a percentage in 0.01..100"},
     {"seed", opt_seed, "an unsigned 64-bit integer"},
 };
 
@@ -574,6 +591,9 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, ",data=off");
     if (s->primary != RT_PRIMARY_AUTO && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",primary=%s", primary_names[s->primary]);
+    if (s->budget != DEFAULT_BUDGET && n > 0 && (size_t)n < len)
+        n += s->budget > 0 ? snprintf(buf + n, len - (size_t)n, ",budget=%g", s->budget)
+                           : snprintf(buf + n, len - (size_t)n, ",budget=off");
     if (s->cache_path[0] && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
     if (s->emu_tag && n > 0 && (size_t)n < len)

@@ -111,6 +111,7 @@ typedef struct rt_settings {
     double           period_ms;      /* IMAR2's shortest period (ms) */
     double           period_max_ms;  /* its longest (ms), >= period_ms */
     double           ratio;          /* rollback when the total performance falls below ratio x the previous */
+    double           budget;         /* the page sampler's cost, % of the run so far (0: no limit) */
     double           remote_min;     /* locality gate: no trial while every thread's remote share in the
                                         running region's TNT is below it (0: never gated) */
     unsigned long long seed;         /* the lottery's seed: equal seeds, equal measurements, equal decisions */

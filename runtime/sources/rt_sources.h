@@ -54,6 +54,8 @@ typedef struct rt_sample {
     int         after;      /* the sample after a kept move (a replayed table says nothing of it) */
     int         probe;      /* a first look at a region that may be at home (rt_loop.c, home_early):
                                a source that pays per sample takes fewer */
+    int         promising;  /* its sample so far shows a thread with most of its references remote:
+                               a source with a budget may spend more on it */
     const pid_t *tids;      /* [team_size] the team's threads when they started before region_begin
                                (a worksharing loop inside a running team, rt_events.c); NULL for a
                                team about to fork, whose threads come to thread_begin */
@@ -63,6 +65,7 @@ typedef struct rt_sample {
 #define RT_SOURCE_ARMED   1
 #define RT_SOURCE_PENDING 2
 #define RT_SOURCE_WAITS   4
+#define RT_SOURCE_DECLINED 8 /* not armed: the source's budget */
 
 typedef struct rt_source_ops {
     /* 0 when the source can work here; otherwise -1 with the reason in why. */
@@ -84,7 +87,9 @@ typedef struct rt_source_ops {
      * source that samples by time has not closed its window (the loop then
      * keeps the phase open past `sample` executions), with RT_SOURCE_WAITS
      * when the executions until its next reading need nothing from the
-     * team (the source says which one does: due). */
+     * team (the source says which one does: due), RT_SOURCE_DECLINED when
+     * the source did not arm this execution to stay within its budget (the
+     * loop waits for one it arms). */
     int  (*region_end)(const rt_sample_t *s, uint64_t *added);
     /* The encountering thread, before a fork of s's region while the source
      * waits (RT_SOURCE_WAITS): 1 when this execution's threads must take

@@ -87,13 +87,21 @@
  * STALE_AFTER executions of its loop is replaced by a fresh one (rotated),
  * when the budget allows.
  *
- * The budget: past its first FREE_LOOP_ARMINGS armings for loops, what the
- * sampler spends arming and disarming (timed) stays within a SPEND_SHARE-th
- * of the time since its first arming. A loop's fresh arming beyond it is
- * not made: the execution runs unsampled, and a loop that gets too few
- * references that way moves nothing (rt_loop.c's evidence rule). A region's
- * arming (before its team forks) is not refused: a region's sampled
- * executions are few and counted (sample=).
+ * The budget (OMP_PLACEMENT budget=, 2 % by default, off: none): what the
+ * sampler spends (its armings and disarms, timed, and the time its
+ * resolver takes per fault, shared by the armed team's threads, which
+ * fault side by side) stays within that share of the program's run so far
+ * (since this source started, at the runtime's start): a fresh arming is
+ * made only when what was spent and what the latest arming cost (its
+ * estimate) fit. A region or loop whose sample shows a thread with most of
+ * its references remote (rt_sample_t.promising) has evidence that a move
+ * may gain, and may spend PROMISING times as much. Refused, the execution runs unsampled and
+ * region_end says so (RT_SOURCE_DECLINED): the placement loop waits for an
+ * execution the budget allows, and its `why` says what it waits for. The
+ * budget's reason: a program with nothing to gain must run as on stock, and
+ * each arming reads /proc/self/maps and every thread's stat (50 and 18 ms
+ * of paced time in the 2-node VM, more than a probe's faults): NPB MG class
+ * S, whose many regions and loops each took an arming, ran 1.43x `off`.
  *
  * When the long region's own execution was armed (its fork), its sample
  * passes to its first loop that samples, as it is: same team, same memory.
@@ -164,6 +172,7 @@ typedef struct tables {
     int      node_of_kernel[MAX_NODES]; /* kernel node -> topology node, -1 */
     int      node_of_cpu[4096];         /* cpu -> topology node, -1 */
     uint64_t faults;
+    uint64_t fault_ns;                /* the resolver's time since it was last charged */
 } tables_t;
 
 static area_t areas[MAX_AREAS];
@@ -204,13 +213,13 @@ static int armed_running;         /* armed for a team already running (a loop in
 static int held;                  /* ... whose execution ended: its sample is kept for its next one */
 static int stale;                 /* executions in a row whose held sample gave no reference */
 #define STALE_AFTER 16
-/* The sampler's own time: armings and disarms, since its first arming; and
- * its armings for loops. A floor in armings, not in time: in the emulated VM
- * on a loaded host one arming took more wall time than a floor of 20 ms. */
-static uint64_t spent_ns, first_arm_ns;
-static unsigned loop_armings;
-#define SPEND_SHARE 50
-#define FREE_LOOP_ARMINGS 8
+/* The sampler's own time (the budget): all it spent, since start_ns, and
+ * what its latest arming cost (so far, when one is under way). */
+static uint64_t spent_ns, start_ns, arming_ns;
+#define PROMISING 10
+/* The region the calling thread's latest region_begin declined for the
+ * budget (its region_end says so), -1 none. */
+static __thread __attribute__((tls_model("initial-exec"))) int declined_id = -1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
@@ -293,6 +302,7 @@ static const rt_mem_sampler_t sampler = {.hold = hold, .done = hold_done};
 
 static void start(void)
 {
+    start_ns = rt_now_ns();
     pagesz = (size_t)sysconf(_SC_PAGESIZE);
     tab = own_map(sizeof *tab);
     if (!tab) {
@@ -352,6 +362,7 @@ static int resolve(void *addr, int code, void *ctx)
     uintptr_t p = (uintptr_t)addr & ~(uintptr_t)(pagesz - 1);
     if (p < a->start || p >= a->end)
         return RT_FAULT_NOT_MINE;
+    uint64_t t0 = rt_now_ns();
     uint8_t *state = &a->page[(p - a->start) / pagesz];
     int given = give_back(state, p);
     if (given < 0) {
@@ -416,6 +427,7 @@ static int resolve(void *addr, int code, void *ctx)
         }
     }
     __atomic_fetch_add(&tab->faults, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&tab->fault_ns, rt_now_ns() - t0, __ATOMIC_RELAXED);
     return RT_FAULT_RESOLVED;
 }
 
@@ -811,19 +823,39 @@ static void take_log(rt_addr_log_t *log)
     }
 }
 
-/* Whether a fresh arming of a loop fits the sampler's budget. */
-static int budget_allows(uint64_t now)
+/* ns spent by the sampler, charged to the budget and to the arming under
+ * way. lock held. */
+static void charge(uint64_t ns)
 {
-    uint64_t since = first_arm_ns && now > first_arm_ns ? now - first_arm_ns : 0;
-    return loop_armings < FREE_LOOP_ARMINGS || spent_ns <= since / SPEND_SHARE;
+    spent_ns += ns;
+    arming_ns += ns;
+}
+
+/* The resolver's time since it was last charged, shared by the armed
+ * team's threads. lock held. */
+static void charge_faults(void)
+{
+    uint64_t ns = __atomic_exchange_n(&tab->fault_ns, 0, __ATOMIC_RELAXED);
+    int n = __atomic_load_n(&tab->team_size, __ATOMIC_RELAXED);
+    charge(ns / (uint64_t)(n > 0 ? n : 1));
+}
+
+/* Whether a fresh arming fits the sampler's budget. */
+static int budget_allows(uint64_t now, int promising)
+{
+    if (rt_conf->budget <= 0)
+        return 1;
+    double run = now > start_ns ? (double)(now - start_ns) : 0.0;
+    return (double)(spent_ns + arming_ns) <= run * rt_conf->budget / 100.0 * (promising ? PROMISING : 1);
 }
 
 /* disarm_locked, timed against the budget. lock held. */
 static void disarm_timed(void)
 {
     uint64_t t0 = rt_now_ns();
+    charge_faults();
     disarm_locked();
-    spent_ns += rt_now_ns() - t0;
+    charge(rt_now_ns() - t0);
 }
 
 /* Rows of tab->counts the resolver may have written since they were last
@@ -865,7 +897,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
          * a fresh one fits the budget. Anything else the same thread arms
          * takes the sampler back. */
         if (armed_code == r->codeptr && armed_parent == r->parent_id && armed_team == team &&
-            (stale < STALE_AFTER || !budget_allows(now))) {
+            (stale < STALE_AFTER || !budget_allows(now, r->promising))) {
             held = 0;
             pthread_mutex_unlock(&lock);
             return;
@@ -910,14 +942,16 @@ static void region_begin(const rt_sample_t *r, const void *team)
         drop_counts();
         rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
-    if (r->tids && !budget_allows(now)) {
+    if (!budget_allows(now, r->promising)) {
+        declined_id = r->id;
         pthread_mutex_unlock(&lock);
-        rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms of %.1f ms (budget: 1/%d past %d "
-                   "armings for loops)", r->id, 1e-6 * (double)spent_ns, 1e-6 * (double)(now - first_arm_ns),
-                   SPEND_SHARE, FREE_LOOP_ARMINGS);
+        rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
+                   "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)spent_ns,
+                   1e-6 * (double)arming_ns, 1e-6 * (double)(now - start_ns),
+                   rt_conf->budget * (r->promising ? PROMISING : 1),
+                   r->promising ? ", a thread's references mostly remote" : "");
         return;
     }
-    loop_armings += r->tids != NULL;
     /* Our handler must be the one the kernel calls (a program's handler
      * installed since is chained behind it), and no thread may block it. */
     if (rt_fault_install() != 0 || someone_blocks_segv()) {
@@ -925,8 +959,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
         return;
     }
-    if (!first_arm_ns)
-        first_arm_ns = now;
+    arming_ns = 0;
     armed = 1;
     __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     nested_declined = 0;
@@ -960,14 +993,14 @@ static void region_begin(const rt_sample_t *r, const void *team)
     __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
     if (!total) { /* nothing tracked yet: memory the team maps can still be sampled (peek) */
         armed_stride = 0;
-        spent_ns += rt_now_ns() - now;
+        charge(rt_now_ns() - now);
         pthread_mutex_unlock(&lock);
         return;
     }
     size_t offset = (size_t)(rotation++ * 7919u) % armed_stride; /* a prime step visits every residue */
     size_t protected_pages = protect_sample(0, offset);
     armed_pages = protected_pages;
-    spent_ns += rt_now_ns() - now;
+    charge(rt_now_ns() - now);
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected (%zu resident)", r->id, protected_pages,
                total, resident);
@@ -987,6 +1020,10 @@ static void thread_begin(const rt_sample_t *r, int index, const void *team)
  * requested, it is another record: same construct, same parent). */
 static int region_end(const rt_sample_t *r, uint64_t *added)
 {
+    if (declined_id == r->id) {
+        declined_id = -1;
+        return RT_SOURCE_DECLINED;
+    }
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&lock);
@@ -1004,6 +1041,8 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     held = armed_running && r->record;
     if (!held)
         disarm_timed();
+    else
+        charge_faults();
     size_t seen = visited;
     visited = 0;
     if (!r->record)
