@@ -173,6 +173,23 @@ int pl_evidence(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *mo
 int pl_home(uint64_t local, uint64_t remote);
 
 /*
+ * Whether a thread's sample promises a gain from a move: most of its
+ * references (PL_PROMISE_MIN at least) are on a node it does not run on.
+ * A sampler that pays per sample may then spend PL_PROMISE_FACTOR times its
+ * budget on the region (pl_budget_fits).
+ */
+#define PL_PROMISE_MIN 4
+#define PL_PROMISE_FACTOR 10
+int pl_promising(uint64_t local, uint64_t remote);
+
+/*
+ * Whether a sampler that has spent `spent` ns, and whose next sample is
+ * estimated at `next` ns, stays within `percent` % of a run of `run` ns
+ * (PL_PROMISE_FACTOR times that when `promising`). percent <= 0: no budget.
+ */
+int pl_budget_fits(uint64_t spent, uint64_t next, uint64_t run, double percent, int promising);
+
+/*
  * Decision trace of the greedy policies (maxlocal, critpath; the first phase of
  * critpath+refine): one step per placed thread, in placement order, with the
  * candidates that step compared. Filled as far as the arrays allow; nsteps and

@@ -62,6 +62,18 @@ int pl_evidence(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *mo
     return 0;
 }
 
+int pl_promising(uint64_t local, uint64_t remote)
+{
+    return local + remote >= PL_PROMISE_MIN && remote > local;
+}
+
+int pl_budget_fits(uint64_t spent, uint64_t next, uint64_t run, double percent, int promising)
+{
+    if (percent <= 0)
+        return 1;
+    return (double)spent + (double)next <= (double)run * percent / 100.0 * (promising ? PL_PROMISE_FACTOR : 1);
+}
+
 int pl_home(uint64_t local, uint64_t remote)
 {
     if (remote >= local)

@@ -252,9 +252,9 @@ static int tnt_empty(const rt_region_t *r)
 
 static int may_stop_home(const rt_region_t *r);
 
-/* Whether r's sample so far shows a thread with most of its references
- * (4 at least) on a node it does not run on: evidence that a move may
- * gain, for which a source with a budget may spend more. */
+/* Whether r's sample so far shows a thread with most of its references on
+ * a node it does not run on (pl_promising): evidence that a move may gain,
+ * for which a source with a budget may spend more. */
 static int promising(const rt_region_t *r)
 {
     int nd = rt_mach->topo.nnodes;
@@ -265,7 +265,7 @@ static int promising(const rt_region_t *r)
         for (int n = 0; n < nd; n++)
             sum += row[n];
         uint64_t local = here >= 0 && here < nd ? row[here] : 0;
-        if (sum >= 4 && 2 * local < sum)
+        if (pl_promising(local, sum - local))
             return 1;
     }
     return 0;

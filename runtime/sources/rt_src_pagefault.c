@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "pl.h"
 #include "rt_core.h"
 #include "rt_fault.h"
 #include "rt_sys.h"
@@ -95,7 +96,8 @@
  * made only when what was spent and what the latest arming cost (its
  * estimate) fit. A region or loop whose sample shows a thread with most of
  * its references remote (rt_sample_t.promising) has evidence that a move
- * may gain, and may spend PROMISING times as much. Refused, the execution runs unsampled and
+ * may gain, and may spend PL_PROMISE_FACTOR times as much (pl_promising,
+ * pl_budget_fits). Refused, the execution runs unsampled and
  * region_end says so (RT_SOURCE_DECLINED): the placement loop waits for an
  * execution the budget allows, and its `why` says what it waits for. The
  * budget's reason: a program with nothing to gain must run as on stock, and
@@ -216,7 +218,6 @@ static int stale;                 /* executions in a row whose held sample gave 
 /* The sampler's own time (the budget): all it spent, since start_ns, and
  * what its latest arming cost (so far, when one is under way). */
 static uint64_t spent_ns, start_ns, arming_ns;
-#define PROMISING 10
 /* The region the calling thread's latest region_begin declined for the
  * budget (its region_end says so), -1 none. */
 static __thread __attribute__((tls_model("initial-exec"))) int declined_id = -1;
@@ -843,10 +844,7 @@ static void charge_faults(void)
 /* Whether a fresh arming fits the sampler's budget. */
 static int budget_allows(uint64_t now, int promising)
 {
-    if (rt_conf->budget <= 0)
-        return 1;
-    double run = now > start_ns ? (double)(now - start_ns) : 0.0;
-    return (double)(spent_ns + arming_ns) <= run * rt_conf->budget / 100.0 * (promising ? PROMISING : 1);
+    return pl_budget_fits(spent_ns, arming_ns, now > start_ns ? now - start_ns : 0, rt_conf->budget, promising);
 }
 
 /* disarm_locked, timed against the budget. lock held. */
@@ -948,7 +946,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
                    "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)spent_ns,
                    1e-6 * (double)arming_ns, 1e-6 * (double)(now - start_ns),
-                   rt_conf->budget * (r->promising ? PROMISING : 1),
+                   rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
                    r->promising ? ", a thread's references mostly remote" : "");
         return;
     }
