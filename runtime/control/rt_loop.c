@@ -252,20 +252,29 @@ static int tnt_empty(const rt_region_t *r)
 
 static int may_stop_home(const rt_region_t *r);
 
+/* Thread i's references in r's TNT so far: on the node it ran on while
+ * sampled, and on the others. */
+static void thread_refs(const rt_region_t *r, int i, uint64_t *local, uint64_t *remote)
+{
+    int nd = rt_mach->topo.nnodes;
+    const uint64_t *row = r->tnt + (size_t)i * (size_t)nd;
+    int here = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
+    uint64_t sum = 0;
+    for (int n = 0; n < nd; n++)
+        sum += row[n];
+    *local = here >= 0 && here < nd ? row[here] : 0;
+    *remote = sum - *local;
+}
+
 /* Whether r's sample so far shows a thread with most of its references on
  * a node it does not run on (pl_promising): evidence that a move may gain,
  * for which a source with a budget may spend more. */
 static int promising(const rt_region_t *r)
 {
-    int nd = rt_mach->topo.nnodes;
     for (int i = 0; i < r->team_size; i++) {
-        const uint64_t *row = r->tnt + (size_t)i * (size_t)nd;
-        int here = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
-        uint64_t sum = 0;
-        for (int n = 0; n < nd; n++)
-            sum += row[n];
-        uint64_t local = here >= 0 && here < nd ? row[here] : 0;
-        if (pl_promising(local, sum - local))
+        uint64_t local, remote;
+        thread_refs(r, i, &local, &remote);
+        if (pl_promising(local, remote))
             return 1;
     }
     return 0;
@@ -833,15 +842,10 @@ static int home_early(rt_region_t *r)
     rt_loop_region_t *st = state(r);
     if (!may_stop_home(r))
         return 0;
-    int nd = rt_mach->topo.nnodes;
     for (int i = 0; i < r->team_size; i++) {
-        const uint64_t *row = r->tnt + (size_t)i * (size_t)nd;
-        int here = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
-        uint64_t sum = 0;
-        for (int n = 0; n < nd; n++)
-            sum += row[n];
-        uint64_t local = here >= 0 && here < nd ? row[here] : 0;
-        if (!pl_home(local, sum - local))
+        uint64_t local, remote;
+        thread_refs(r, i, &local, &remote);
+        if (!pl_home(local, remote))
             return 0;
     }
     int *cores = malloc((size_t)r->team_size * sizeof *cores), crowded = 0;
