@@ -60,9 +60,10 @@ def parse_args(argv, defaults=None):
     p.add_argument("--classes", default="W,A", help="NPB classes for 'npb' and 'npb-<k>' (default W,A)")
     p.add_argument("--threads", type=int, help="OMP_NUM_THREADS of every run (default: inherited)")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                   help="set this variable in every configuration's runs (a configuration's own setting wins; "
-                        "OMP_PROC_BIND=close with OMP_PLACES=cores pins every configuration's threads in order); "
-                        "repeatable")
+                   help="set this variable in every configuration's runs (a configuration's own setting wins, "
+                        "except for OMP_PROC_BIND and OMP_PLACES: every configuration runs under the binding "
+                        "given here, so that they are compared under one; OMP_PROC_BIND=close with "
+                        "OMP_PLACES=cores pins every configuration's threads in order); repeatable")
     p.add_argument("--build", default=build, help="ompnuma build or install prefix with bin/ and lib/ "
                                                   "(default %(default)s)")
     p.add_argument("--out", help="directory for results.json, plots and logs "

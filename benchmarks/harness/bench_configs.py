@@ -125,11 +125,18 @@ def clean_environment(threads=None):
     return env
 
 
+# The threads' binding: set by the invocation (--env), every configuration runs under it, its own
+# (critpath-anon's close, stock-close) included. Otherwise a comparison mixes bindings: nested teams
+# under spread,close against critpath-anon's close measured 3.8x `off` for the page sampler, and
+# `off` itself ran 2.9x under close (2026-11-29, seventh session).
+BINDING = ("OMP_PROC_BIND", "OMP_PLACES")
+
+
 def run_environment(config, base, libdir, oracle_env=None):
     """The full environment of one run of `config` (oracle_env: the benchmark's oracle binding, for the
-    oracle; the invocation's own --env settings win over it)."""
+    oracle; the invocation's own --env settings win over it, and over a configuration's binding)."""
     env = dict(base)
-    env.update(config.env)
+    env.update({k: v for k, v in config.env.items() if not (k in BINDING and k in base)})
     if config.oracle and oracle_env:
         env.update({k: v for k, v in oracle_env.items() if k not in base})
     if config.dropin:
