@@ -94,8 +94,7 @@
  * fault side by side) stays within that share of the program's run so far
  * (since this source started, at the runtime's start): a fresh arming is
  * made only when what was spent and what the latest arming cost (its
- * estimate) fit, and a held sample goes on only while what was spent, its
- * faults included, fits. A region or loop whose sample shows a thread with most of
+ * estimate) fit. A region or loop whose sample shows a thread with most of
  * its references remote (rt_sample_t.promising) has evidence that a move
  * may gain, and may spend PL_PROMISE_FACTOR times as much (pl_promising,
  * pl_budget_fits). Refused, the execution runs unsampled and
@@ -848,26 +847,6 @@ static int budget_allows(uint64_t now, int promising)
     return pl_budget_fits(spent_ns, arming_ns, now > start_ns ? now - start_ns : 0, rt_conf->budget, promising);
 }
 
-/* Whether a held sample may go on: what was spent, its faults so far
- * included, within the budget. */
-static int budget_holds(uint64_t now, int promising)
-{
-    return pl_budget_fits(spent_ns, 0, now > start_ns ? now - start_ns : 0, rt_conf->budget, promising);
-}
-
-/* r's execution is not armed, to stay within the budget (region_end says
- * so). Unlocks. */
-static void decline(const rt_sample_t *r, uint64_t now)
-{
-    declined_id = r->id;
-    uint64_t spent = spent_ns, latest = arming_ns;
-    pthread_mutex_unlock(&lock);
-    rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
-               "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)spent, 1e-6 * (double)latest,
-               1e-6 * (double)(now - start_ns), rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
-               r->promising ? ", a thread's references mostly remote" : "");
-}
-
 /* disarm_locked, timed against the budget. lock held. */
 static void disarm_timed(void)
 {
@@ -912,17 +891,11 @@ static void region_begin(const rt_sample_t *r, const void *team)
     pid_t me = rt_gettid();
     uint64_t now = rt_now_ns();
     if (armed && held && armed_by == me) {
-        /* The held sample's loop again: it goes on while its faults keep
-         * the sampler within the budget, unless it went stale and a fresh
-         * one fits. Anything else the same thread arms takes the sampler
-         * back. */
-        int same = armed_code == r->codeptr && armed_parent == r->parent_id && armed_team == team;
-        if (same && !budget_holds(now, r->promising)) {
-            release_held();
-            decline(r, now);
-            return;
-        }
-        if (same && (stale < STALE_AFTER || !budget_allows(now, r->promising))) {
+        /* The held sample's loop again: it goes on, unless it went stale and
+         * a fresh one fits the budget. Anything else the same thread arms
+         * takes the sampler back. */
+        if (armed_code == r->codeptr && armed_parent == r->parent_id && armed_team == team &&
+            (stale < STALE_AFTER || !budget_allows(now, r->promising))) {
             held = 0;
             pthread_mutex_unlock(&lock);
             return;
@@ -968,7 +941,13 @@ static void region_begin(const rt_sample_t *r, const void *team)
         rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
     if (!budget_allows(now, r->promising)) {
-        decline(r, now);
+        declined_id = r->id;
+        pthread_mutex_unlock(&lock);
+        rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
+                   "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)spent_ns,
+                   1e-6 * (double)arming_ns, 1e-6 * (double)(now - start_ns),
+                   rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
+                   r->promising ? ", a thread's references mostly remote" : "");
         return;
     }
     /* Our handler must be the one the kernel calls (a program's handler
