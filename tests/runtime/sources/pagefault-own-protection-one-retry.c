@@ -4,7 +4,7 @@
 // (a program that mprotects inside a sampled region took 5-50 times longer). White box: the source's operations
 // called directly on a synthetic 2-node topology (first touch emulated: every page of the buffer is protected).
 // RUN: %clang-omp %s %rt-internals -o %t
-// RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" OMP_PLACEMENT=source=pagefault,track=anon %t | FileCheck %s
+// RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" OMP_PLACEMENT=source=pagefault,budget=off,track=anon %t | FileCheck %s
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
