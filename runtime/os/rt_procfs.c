@@ -135,18 +135,6 @@ int rt_numa_balancing_mode(void)
     return atoi(buf);
 }
 
-int64_t rt_procfs_private_resident(void)
-{
-    char buf[128], *p, *q;
-    if (rt_procfs_read("/proc/self/statm", buf, sizeof buf) < 0)
-        return -1;
-    strtoll(buf, &p, 10); /* size */
-    long long resident = strtoll(p, &q, 10), shared = strtoll(q, &p, 10);
-    if (p == q)
-        return -1;
-    return resident > shared ? resident - shared : 0;
-}
-
 int64_t rt_vmstat_counter(const char *name)
 {
     char buf[16384];

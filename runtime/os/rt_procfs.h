@@ -49,11 +49,6 @@ int rt_numa_faults_read_self(char *buf, size_t len, rt_numa_faults_t *out);
  * buffer: for rare events (a remap), not hot paths. */
 int64_t rt_vmstat_counter(const char *name);
 
-/* Pages of this process resident and not shared with a file or another
- * process (/proc/self/statm: resident - shared; its anonymous memory, for
- * the most part), or -1. One small read: about as cheap as a system call. */
-int64_t rt_procfs_private_resident(void);
-
 /* /proc/sys/kernel/numa_balancing (0 off, 1 normal, 2 memory tiering, 3
  * both), or -1 when the kernel has none. */
 int rt_numa_balancing_mode(void);

@@ -184,7 +184,6 @@ static tables_t *tab;
 static size_t pagesz;
 static int emulate;
 static char exe[4096];            /* the program's path, as the maps name its data segment (track=all) */
-static int64_t private_at_start = -1; /* private pages resident when the source started (-1: unknown) */
 
 /* Which pages of the live areas are resident (mincore): a sample among
  * them lands on memory the program uses. A program may reserve far more
@@ -312,7 +311,6 @@ static void start(void)
         return;
     }
     emulate = strcmp(rt_mach->topo.origin, "this system") != 0;
-    private_at_start = rt_procfs_private_resident();
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
     max_area_bytes = (uintptr_t)sysconf(_SC_PHYS_PAGES) * pagesz;
@@ -826,24 +824,6 @@ static void take_log(rt_addr_log_t *log)
     }
 }
 
-/* Whether the program's memory cannot be resident yet: less private
- * memory became resident since the start than the smallest area tracked
- * (its first touch is still to come, as in most programs' first region).
- * With real first touch a fault on a page not yet present is a local
- * reference of the thread touching it, so such a sample can tell nothing a
- * move could use; it cost the first arming of `patterns swapped` 145 ms of
- * paced model time (the maps read and 19 first-touch faults), which the
- * budget then made the region that mattered wait for, 14 s. Checked
- * before anything else an arming does: one read of /proc/self/statm.
- * Emulated first touch learns from exactly those faults: never there. */
-static int nothing_resident(void)
-{
-    if (emulate || private_at_start < 0)
-        return 0;
-    int64_t now = rt_procfs_private_resident();
-    return now >= 0 && (uint64_t)(now - private_at_start) * pagesz < MIN_AREA_BYTES;
-}
-
 /* ns spent by the sampler, charged to the budget and to the arming under
  * way. lock held. */
 static void charge(uint64_t ns)
@@ -968,13 +948,6 @@ static void region_begin(const rt_sample_t *r, const void *team)
                    1e-6 * (double)arming_ns, 1e-6 * (double)(now - start_ns),
                    rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
                    r->promising ? ", a thread's references mostly remote" : "");
-        return;
-    }
-    if (nothing_resident()) {
-        charge(rt_now_ns() - now);
-        pthread_mutex_unlock(&lock);
-        rt_verbose(2, "pagefault: region %d: not armed: less than %u KiB of private memory resident since the "
-                   "start, nothing to sample yet", r->id, MIN_AREA_BYTES >> 10);
         return;
     }
     /* Our handler must be the one the kernel calls (a program's handler
