@@ -1377,7 +1377,6 @@ void rt_loop_source_armed(rt_region_t *r)
     state(r)->armed_execs++;
 }
 
-
 int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns)
 {
     rt_loop_region_t *st = state(r);

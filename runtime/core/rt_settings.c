@@ -376,12 +376,15 @@ static int opt_remote_min(rt_settings_t *s, const char *v, char *instead, size_t
     return parse_double(v, 0.0, 1.0, &s->remote_min);
 }
 
+/* "budget=<percent>", or "budget=off" for none. */
+static int budget_item(double budget, char *buf, size_t len)
+{
+    return budget > 0 ? snprintf(buf, len, "budget=%g", budget) : snprintf(buf, len, "budget=off");
+}
+
 static int opt_budget(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
-    if (s->budget > 0)
-        snprintf(instead, len, "budget=%g", s->budget);
-    else
-        snprintf(instead, len, "budget=off");
+    budget_item(s->budget, instead, len);
     if (!strcmp(v, "off")) {
         s->budget = 0;
         return 0;
@@ -591,9 +594,10 @@ static void format_placement(const rt_settings_t *s, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, ",data=off");
     if (s->primary != RT_PRIMARY_AUTO && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",primary=%s", primary_names[s->primary]);
-    if (s->budget != DEFAULT_BUDGET && n > 0 && (size_t)n < len)
-        n += s->budget > 0 ? snprintf(buf + n, len - (size_t)n, ",budget=%g", s->budget)
-                           : snprintf(buf + n, len - (size_t)n, ",budget=off");
+    if (s->budget != DEFAULT_BUDGET && n > 0 && (size_t)n + 1 < len) {
+        buf[n++] = ',';
+        n += budget_item(s->budget, buf + n, len - (size_t)n);
+    }
     if (s->cache_path[0] && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ",cache=%s", s->cache_path);
     if (s->emu_tag && n > 0 && (size_t)n < len)
