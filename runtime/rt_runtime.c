@@ -102,7 +102,7 @@ void rt_runtime_fini(void)
     /* The verbose log accounts for every region the program ran without a decision. */
     for (int i = 0; rt_log_verbosity >= 1 && i < rt_region_count(); i++) {
         const rt_region_t *r = rt_region_at(i);
-        char why[256];
+        char why[RT_LOOP_WHY_MAX];
         rt_loop_why(r, why, sizeof why);
         if (why[0] && (r->executions || !r->redirect))
             rt_verbose(1, "region %d: no decision: %s", r->id, why);

@@ -175,7 +175,7 @@ static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
     r->outcome = outcome;
     r->measuring = measuring;
     r->quiet = 0;
-    r->resting = 0;
+    r->resting = st->budget_rest = 0;
     st->settle = 0;
     window_reset(r);
 }
@@ -1089,6 +1089,11 @@ void rt_loop_source_declined(rt_region_t *r)
     state(r)->declined_now = 1;
 }
 
+void rt_loop_loops_waiting(rt_region_t *r, int delta)
+{
+    state(r)->loops_waiting += delta;
+}
+
 /* Whether the execution ending was declined by the source's budget: it
  * counts for nothing, and the region waits for one the source arms. */
 static int declined_now(rt_region_t *r)
@@ -1115,9 +1120,13 @@ int rt_loop_resting(rt_region_t *r)
         return 0;
     rt_sample_t s;
     rt_loop_sample(r, &s);
-    if (!rt_counters_due(&s))
+    rt_loop_region_t *st = state(r);
+    if (!rt_counters_due(&s)) {
+        st->declined += st->budget_rest;
         return 1;
+    }
     r->resting = 0;
+    st->budget_rest = 0;
     return 0;
 }
 
@@ -1147,8 +1156,10 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
     rt_loop_region_t *st = state(r);
     int sample = rt_conf->sample;
-    r->resting = 0; /* a timed execution: it did not rest; whether the next may is below */
     int declined = declined_now(r);
+    /* A timed execution: it did not rest. Whether the next may: below, or
+     * now for one its source declined and will say when it may arm. */
+    r->resting = st->budget_rest = declined && r->source_waits;
     if (allotment_moved(r))
         return;
     switch (r->outcome) {
@@ -1311,11 +1322,20 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
         else
             snprintf(buf, len, "ran %llu executions: sampled, %d of the %d clean ones it needs for a baseline",
                      (unsigned long long)r->executions, st->phase_execs, window_execs(r));
-        if (r->measuring && st->declined) {
+        unsigned long long declined = r->measuring ? st->declined : 0;
+        int waiting = st->loops_waiting;
+        if (declined || waiting > 0) {
             size_t used = strlen(buf);
-            snprintf(buf + used, len - used, "; %llu not sampled: the %s source keeps its cost within %g %% of "
-                     "the run so far (budget=)", (unsigned long long)st->declined, rt_source_name(src),
-                     rt_conf->budget);
+            if (declined && waiting > 0)
+                used += (size_t)snprintf(buf + used, len - used, "; %llu not sampled, nor its %d repeating loops",
+                                         declined, waiting);
+            else if (declined)
+                used += (size_t)snprintf(buf + used, len - used, "; %llu not sampled", declined);
+            else
+                used += (size_t)snprintf(buf + used, len - used, "; its %d repeating loops not sampled", waiting);
+            if (used < len)
+                snprintf(buf + used, len - used, ": the %s source keeps its cost within %g %% of the run so far "
+                         "(budget=)", rt_source_name(src), rt_conf->budget);
         }
         return;
     case RT_OUTCOME_VERIFYING:
@@ -1435,7 +1455,7 @@ void rt_loop_report_json(FILE *f, const rt_region_t *r)
             st->compromise == RT_COMPROMISE_UNDONE ? "true" : "false",
             st->cached ? "true" : "false");
     rt_json_string(f, rt_outcome_name(r->outcome));
-    char why[256];
+    char why[RT_LOOP_WHY_MAX];
     rt_loop_why(r, why, sizeof why);
     fprintf(f, ",\"why\":");
     if (why[0])
@@ -1466,7 +1486,7 @@ void rt_loop_report_json_phases(FILE *f, const rt_region_t *r)
 void rt_loop_report_text(FILE *f, const rt_region_t *r)
 {
     const rt_loop_region_t *st = state(r);
-    char why[256];
+    char why[RT_LOOP_WHY_MAX];
     rt_loop_why(r, why, sizeof why);
     if (why[0])
         fprintf(f, "ompnuma: %3s why: %s\n", "", why);

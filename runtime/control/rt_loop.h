@@ -52,8 +52,12 @@ typedef struct rt_loop_region {
     uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
     uint64_t     armed_seen;    /* armed_execs the loop has counted */
     int          unarmed;       /* sampling executions the source could not arm */
-    uint64_t     declined;      /* ... that it did not arm to stay within its budget (not counted) */
+    uint64_t     declined;      /* ... that it did not arm, or that rested after such a one, to
+                                   stay within its budget (not counted) */
     int          declined_now;  /* the execution ending was one of them */
+    int          budget_rest;   /* resting until the source's budget allows an arming */
+    int          loops_waiting; /* its repeating loops with no record yet: their source could
+                                   not sample them (rt_loop_loops_waiting) */
     uint64_t     repins_mark;   /* the region's repins at the start of the current window */
     int          compromise;    /* pins shared with other regions to stop bouncing
                                    (rt_compromise_t) */
@@ -75,10 +79,11 @@ const rt_loop_region_t *rt_loop_of(const rt_region_t *r);
  * settled, re-opening sampling on drift. Allocates only when deciding. */
 void rt_loop_region_end(rt_region_t *r, uint64_t cp);
 
-/* r samples while its source waits by time (r->resting): before a fork,
- * whether this execution still rests (1), or a reading is due and it is
- * sampled in full (0, resting cleared until its end says again). The
- * encountering thread, holding r's `ending`. */
+/* r samples while its source waits (r->resting: by time, or for its
+ * budget): before a fork, or a loop's execution, whether this execution
+ * still rests (1), or a reading is due and it is sampled in full (0,
+ * resting cleared until its end says again). The encountering thread,
+ * holding r's `ending`. */
 int rt_loop_resting(rt_region_t *r);
 
 /* A region created while the counter source could add nothing (r->blind:
@@ -100,6 +105,11 @@ void rt_loop_source_armed(rt_region_t *r);
  * its budget (RT_SOURCE_DECLINED). */
 void rt_loop_source_declined(rt_region_t *r);
 
+/* One more (delta 1) or one fewer (-1) of the loops repeating inside r's
+ * execution waits for its source before it gets a record (rt_events.c):
+ * r's `why` counts them. r's primary. */
+void rt_loop_loops_waiting(rt_region_t *r, int delta);
+
 /* omp_numa_update_hints decided cpus[t] on nodes[t] for r's threads
  * (rt_hints.c); pin[t] is cpus[t] for a thread that moves, -1 for one that
  * stays. The decision is r's (its mapping, its report); the pins hold for
@@ -116,6 +126,7 @@ int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns);
  * ("ran 1 execution: 1 of the 4 sampled ones it needs", "no references
  * ..."); "" when it has one (kept, rolled back, decided in dry run). */
 void rt_loop_why(const rt_region_t *r, char *buf, size_t len);
+#define RT_LOOP_WHY_MAX 512 /* what a why holds, its end included */
 
 /* r's part of its report object (tools/report/report_schema.json), in the
  * report's order: from "tnt" to "decision", and "resamples", "allotment"

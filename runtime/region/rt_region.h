@@ -91,10 +91,12 @@ typedef struct rt_region {
     int          nested;        /* a team was forked inside it (set once, by the forking member):
                                    its members' own records of it are needed (rt_events.h) */
     int          cache_checked; /* the placement cache was asked for this region (atomic) */
-    int          resting;       /* sampling, and the source waits by time until its next reading
-                                   (RT_SOURCE_WAITS): executions that need nothing from the team
-                                   run as settled untimed ones; the encountering thread asks the
-                                   source before each fork (rt_event_parallel_seen) */
+    int          resting;       /* sampling, and the source waits (RT_SOURCE_WAITS) by time until
+                                   its next reading, or until its budget allows an arming:
+                                   executions that need nothing from the team run as settled
+                                   untimed ones; the encountering thread asks the source before
+                                   each fork (rt_event_parallel_seen), a loop's primary before
+                                   each execution (rt_event_loop_begin) */
     int          blind;         /* not sampled: the counter source could add nothing when the
                                    region came (rt_counters_blind); when it could (an attach),
                                    measuring is set and the next fork begins a sampling phase

@@ -56,14 +56,17 @@ typedef struct rt_thread {
     /* A worksharing loop placed inside its region's first execution
      * (rt_events.c): the one this thread is in, whether and when its work
      * began on the clock; for a team's primary also the loops begun so far
-     * in that execution of ws_within, to see which repeat. */
+     * in that execution of ws_within, to see which repeat, and those of
+     * them that wait for their source (bit k: ws_seen[k]). */
     rt_region_t       *ws;
     int                ws_timed;
     uint64_t           ws_begin;
     const rt_region_t *ws_within;
     unsigned           ws_nseen;
     const void        *ws_seen[RT_WS_SEEN];
+    uint64_t           ws_waiting;
 } rt_thread_t;
+_Static_assert(RT_WS_SEEN <= 64, "ws_waiting has a bit per ws_seen entry");
 
 /* The region thr last encountered at level d, when it is the one keyed by
  * (codeptr, requested) under thr's current region; NULL otherwise. */

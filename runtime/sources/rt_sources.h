@@ -89,13 +89,15 @@ typedef struct rt_source_ops {
      * when the executions until its next reading need nothing from the
      * team (the source says which one does: due), RT_SOURCE_DECLINED when
      * the source did not arm this execution to stay within its budget (the
-     * loop waits for one it arms). */
+     * loop waits for one it arms; with RT_SOURCE_WAITS, the executions until
+     * due says the budget allows one rest). */
     int  (*region_end)(const rt_sample_t *s, uint64_t *added);
-    /* The encountering thread, before a fork of s's region while the source
-     * waits (RT_SOURCE_WAITS): 1 when this execution's threads must take
-     * part (a reading is due: the source asks for it now), 0 when it needs
-     * nothing of them, and the team runs as a settled one. May be NULL
-     * for a source that never waits. */
+    /* The encountering thread, before a fork of s's region (or the primary,
+     * before a loop's execution) while the source waits (RT_SOURCE_WAITS):
+     * 1 when this execution's threads must take part (a reading is due, or
+     * the budget allows an arming: the source asks for it now), 0 when it
+     * needs nothing of them, and the team runs as a settled one. May be
+     * NULL for a source that never waits. */
     int  (*due)(const rt_sample_t *s);
     /* Another thread (the migration monitor) while a team runs: when the
      * execution being sampled is s's region's (code address, parent, team

@@ -98,8 +98,9 @@
  * its references remote (rt_sample_t.promising) has evidence that a move
  * may gain, and may spend PL_PROMISE_FACTOR times as much (pl_promising,
  * pl_budget_fits). Refused, the execution runs unsampled and
- * region_end says so (RT_SOURCE_DECLINED): the placement loop waits for an
- * execution the budget allows, and its `why` says what it waits for. The
+ * region_end says so (RT_SOURCE_DECLINED | RT_SOURCE_WAITS): the region or
+ * loop rests, its executions run as settled untimed ones, until `due` says
+ * a fresh arming fits; its `why` says what it waits for. The
  * budget's reason: a program with nothing to gain must run as on stock, and
  * each arming reads /proc/self/maps and every thread's stat (50 and 18 ms
  * of paced time in the 2-node VM, more than a probe's faults): NPB MG class
@@ -828,8 +829,8 @@ static void take_log(rt_addr_log_t *log)
  * way. lock held. */
 static void charge(uint64_t ns)
 {
-    spent_ns += ns;
-    arming_ns += ns;
+    __atomic_store_n(&spent_ns, spent_ns + ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&arming_ns, arming_ns + ns, __ATOMIC_RELAXED);
 }
 
 /* The resolver's time since it was last charged, shared by the armed
@@ -841,10 +842,27 @@ static void charge_faults(void)
     charge(ns / (uint64_t)(n > 0 ? n : 1));
 }
 
-/* Whether a fresh arming fits the sampler's budget. */
+/* Whether a fresh arming fits the sampler's budget. With the lock held, or
+ * without it (due): the figures as they are. */
 static int budget_allows(uint64_t now, int promising)
 {
-    return pl_budget_fits(spent_ns, arming_ns, now > start_ns ? now - start_ns : 0, rt_conf->budget, promising);
+    return pl_budget_fits(__atomic_load_n(&spent_ns, __ATOMIC_RELAXED), __atomic_load_n(&arming_ns, __ATOMIC_RELAXED),
+                          now > start_ns ? now - start_ns : 0, rt_conf->budget, promising);
+}
+
+/* A region or loop the budget declined rests (RT_SOURCE_WAITS) until a
+ * fresh arming fits, and a loop that repeats gets its record only then:
+ * asked before each of its executions, by one thread, no lock. */
+static int due(const rt_sample_t *s)
+{
+    /* A loop of the execution this thread armed takes its sample as it is
+     * (region_begin): nothing more to pay. The fields are this thread's own
+     * writes when it armed. */
+    if (__atomic_load_n(&armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&armed_running, __ATOMIC_RELAXED) &&
+        s->parent_id == __atomic_load_n(&armed_id, __ATOMIC_RELAXED) &&
+        __atomic_load_n(&armed_by, __ATOMIC_RELAXED) == rt_gettid())
+        return 1;
+    return budget_allows(rt_now_ns(), s->promising);
 }
 
 /* disarm_locked, timed against the budget. lock held. */
@@ -957,7 +975,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
         return;
     }
-    arming_ns = 0;
+    __atomic_store_n(&arming_ns, 0, __ATOMIC_RELAXED);
     armed = 1;
     __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     nested_declined = 0;
@@ -1020,7 +1038,7 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
 {
     if (declined_id == r->id) {
         declined_id = -1;
-        return RT_SOURCE_DECLINED;
+        return RT_SOURCE_DECLINED | RT_SOURCE_WAITS;
     }
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
@@ -1095,6 +1113,7 @@ const rt_source_ops_t rt_source_pagefault = {
     .region_begin = region_begin,
     .thread_begin = thread_begin,
     .region_end = region_end,
+    .due = due,
     .peek = peek,
     .intrusive = 1,
     .running_team = 1,

@@ -1,7 +1,9 @@
 /* loop-slices.c: one long region whose worksharing loop sweeps a slice of
  * each thread's own block per execution (the patterns' local-long shape:
  * SLICES executions a sweep, each touching a few pages); with "two", a
- * second loop over the same slices alternates with it. Prints a checksum. */
+ * second loop over the same slices alternates with it; with "late", each
+ * thread first touches its block in a region of its own before the long
+ * one. Prints a checksum. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +15,22 @@
 int main(int argc, char **argv)
 {
     int sweeps = argc > 1 ? atoi(argv[1]) : 8, two = argc > 2 && !strcmp(argv[2], "two");
+    int late = argc > 2 && !strcmp(argv[2], "late");
     double *a = malloc(N * sizeof *a), sum = 0;
     if (!a)
         return 1;
+    if (late) {
+#pragma omp parallel num_threads(2)
+        {
+            int t = omp_get_thread_num();
+            for (size_t i = (size_t)t * N / 2; i < (size_t)(t + 1) * N / 2; i++)
+                a[i] = 1.0;
+        }
+    }
 #pragma omp parallel num_threads(2)
     {
         int t = omp_get_thread_num();
-        for (size_t i = (size_t)t * N / 2; i < (size_t)(t + 1) * N / 2; i++)
+        for (size_t i = (size_t)t * N / 2; !late && i < (size_t)(t + 1) * N / 2; i++)
             a[i] = 1.0;
         for (int s = 0; s < sweeps; s++)
             for (int k = 0; k < SLICES; k++) {
