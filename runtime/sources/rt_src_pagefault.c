@@ -94,7 +94,9 @@
  * fault side by side) stays within that share of the program's run so far
  * (since this source started, at the runtime's start): a fresh arming is
  * made only when what was spent and what the latest arming cost (its
- * estimate) fit. A region or loop whose sample shows a thread with most of
+ * estimate) fit. The first arming has none: the budget is asked again once
+ * it has read the maps, with what it cost so far as the estimate (refused
+ * then, nothing is protected). A region or loop whose sample shows a thread with most of
  * its references remote (rt_sample_t.promising) has evidence that a move
  * may gain, and may spend PL_PROMISE_FACTOR times as much (pl_promising,
  * pl_budget_fits). Refused, the execution runs unsampled and
@@ -219,6 +221,7 @@ static int stale;                 /* executions in a row whose held sample gave 
 /* The sampler's own time (the budget): all it spent, since start_ns, and
  * what its latest arming cost (so far, when one is under way). */
 static uint64_t spent_ns, start_ns, arming_ns;
+static int estimated; /* an arming got as far as its maps read: arming_ns is an estimate */
 /* The region the calling thread's latest region_begin declined for the
  * budget (its region_end says so), -1 none. */
 static __thread __attribute__((tls_model("initial-exec"))) int declined_id = -1;
@@ -900,6 +903,18 @@ static void release_held(void)
     drop_counts();
 }
 
+/* An arming refused for the budget: region_end says so. lock held, and
+ * released. */
+static void decline(const rt_sample_t *r, uint64_t now)
+{
+    declined_id = r->id;
+    pthread_mutex_unlock(&lock);
+    rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
+               "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)spent_ns, 1e-6 * (double)arming_ns,
+               1e-6 * (double)(now - start_ns), rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
+               r->promising ? ", a thread's references mostly remote" : "");
+}
+
 static void region_begin(const rt_sample_t *r, const void *team)
 {
     /* Emulated nodes are stored in 6 bits (node + 1 <= PAGE_NODE_MASK). */
@@ -959,13 +974,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
     if (!budget_allows(now, r->promising)) {
-        declined_id = r->id;
-        pthread_mutex_unlock(&lock);
-        rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
-                   "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)spent_ns,
-                   1e-6 * (double)arming_ns, 1e-6 * (double)(now - start_ns),
-                   rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
-                   r->promising ? ", a thread's references mostly remote" : "");
+        decline(r, now);
         return;
     }
     /* Our handler must be the one the kernel calls (a program's handler
@@ -976,6 +985,20 @@ static void region_begin(const rt_sample_t *r, const void *team)
         return;
     }
     __atomic_store_n(&arming_ns, 0, __ATOMIC_RELAXED);
+    scan_maps(0);
+    if (!estimated) {
+        /* The first arming has no estimate of its own: what it cost so far
+         * (the threads' signal masks, the maps read: most of an arming in a
+         * small program) stands for one, and the budget is asked again. */
+        estimated = 1;
+        uint64_t t = rt_now_ns();
+        charge(t - now);
+        now = t;
+        if (!budget_allows(now, r->promising)) {
+            decline(r, now);
+            return;
+        }
+    }
     armed = 1;
     __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     nested_declined = 0;
@@ -987,7 +1010,6 @@ static void region_begin(const rt_sample_t *r, const void *team)
     armed_running = r->tids != NULL;
     held = 0;
     stale = 0;
-    scan_maps(0);
     size_t total = tracked_pages(0);
     size_t budget = (size_t)r->team_size * (r->probe ? PROBE_PAGES_PER_THREAD : PAGES_PER_THREAD);
     if (budget > BUDGET_PAGES)

@@ -13,5 +13,5 @@ for m in re.finditer(r"pagefault: region (\d+): the sample of its enclosing exec
 for m in re.finditer(r"region (\d+) \(.*\): critpath decided", text):
     decided.add(int(m.group(1)))
 for r in sorted(set(armed) | set(refused)):
-    print("region {} armings {}".format(r, armed.get(r, 0)) +
-          ("" if r == 0 else " refused {} {}".format(refused.get(r, 0), "decided" if r in decided else "undecided")))
+    print("region {} armings {} refused {} {}".format(r, armed.get(r, 0), refused.get(r, 0),
+                                                     "decided" if r in decided else "undecided"))
