@@ -48,7 +48,8 @@ START_ATTEMPTS = 3
 
 
 def server_name(layout, base_key, emu=None, balancing=False):
-    text = layout.key() + "/" + base_key + ("/" + emu.key() if emu else "") + ("/balancing" if balancing else "")
+    text = (layout.key() + "/" + base_key + "/" + numavm_vm.machine_key() + ("/" + emu.key() if emu else "") +
+            ("/balancing" if balancing else ""))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
