@@ -438,8 +438,21 @@ static int resolve(void *addr, int code, void *ctx)
 
 /* ---- tracked areas from /proc/self/maps ---- */
 
+/* An anonymous mapping that begins where a shared object's file mapping
+ * ends is that object's .bss: its static data, which the object's own code
+ * (libc's, the OpenMP runtime's, ompnuma's: its handler's and its arming's)
+ * touches at any moment, from any thread. Never tracked. Found with the
+ * OpenBLAS caller: with a 256 KiB floor the sampler protected its own .bss
+ * (libompnuma's, 400 KiB) and faulted in its own arming and handler. The
+ * program's own .bss (its static arrays) follows the program's mapping and
+ * stays. */
+static int library_data(uintptr_t lo, uintptr_t prev_hi, int prev_library)
+{
+    return prev_library && prev_hi == lo;
+}
+
 static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *path, uintptr_t prev_hi,
-                  int prev_guard)
+                  int prev_guard, int prev_library)
 {
     if (strncmp(perms, "rw-p", 4) != 0 || hi - lo < pagesz)
         return 0;
@@ -451,6 +464,8 @@ static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *pat
     if ((uintptr_t)resid < hi && (uintptr_t)resid + resid_len > lo)
         return 0;
     if (!strcmp(path, "[stack]") || (prev_guard && prev_hi == lo))
+        return 0;
+    if (!path[0] && library_data(lo, prev_hi, prev_library))
         return 0;
     if (!path[0])
         return hi - lo >= MIN_AREA_BYTES && hi - lo <= max_area_bytes;
@@ -507,13 +522,14 @@ static int tracked(uintptr_t lo, uintptr_t hi)
 typedef struct scan {
     int       inside;
     uintptr_t prev_hi;    /* the mapping before: its end ... */
-    int       prev_guard; /* ... and whether it is a guard page (PROT_NONE, anonymous) */
+    int       prev_guard; /* ... whether it is a guard page (PROT_NONE, anonymous) ... */
+    int       prev_library; /* ... and whether it maps a file other than the program (a shared object) */
 } scan_t;
 
 static int scan_one(const rt_mapping_t *m, void *ctx)
 {
     scan_t *sc = ctx;
-    if ((!sc->inside || !tracked(m->lo, m->hi)) && wanted(m->lo, m->hi, m->perms, m->path, sc->prev_hi, sc->prev_guard)) {
+    if ((!sc->inside || !tracked(m->lo, m->hi)) && wanted(m->lo, m->hi, m->perms, m->path, sc->prev_hi, sc->prev_guard, sc->prev_library)) {
         area_t *a = area_for(m->lo, m->hi);
         if (a) {
             a->live = 1;
@@ -521,6 +537,7 @@ static int scan_one(const rt_mapping_t *m, void *ctx)
         }
     }
     sc->prev_guard = !strcmp(m->perms, "---p") && !m->path[0];
+    sc->prev_library = m->path[0] == '/' && !(exe[0] && !strcmp(m->path, exe));
     sc->prev_hi = m->hi;
     return 0;
 }
