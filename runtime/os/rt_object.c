@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_object.h"
 
@@ -85,6 +86,36 @@ static int visit_first(struct dl_phdr_info *info, size_t size, void *data)
     l->found = 1;
     object_build_id(info, l);
     return 1;
+}
+
+struct segments {
+    uintptr_t *lo, *hi;
+    int        max, n, seen;
+};
+
+static int visit_data(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct segments *s = data;
+    if (!s->seen++) /* the main program */
+        return 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum && s->n < s->max; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || !ph->p_memsz)
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        s->lo[s->n] = lo & ~(page - 1);
+        s->hi[s->n] = (lo + ph->p_memsz + page - 1) & ~(page - 1);
+        s->n++;
+    }
+    return 0;
+}
+
+int rt_library_data(uintptr_t *lo, uintptr_t *hi, int max)
+{
+    struct segments s = {.lo = lo, .hi = hi, .max = max};
+    dl_iterate_phdr(visit_data, &s);
+    return s.n;
 }
 
 int rt_program_build_id(char *id, size_t len)

@@ -3,6 +3,7 @@
 #define OMPNUMA_RT_OBJECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * "BUILDID+0xOFFSET" for a code address: the GNU build id (hex) of the
@@ -17,5 +18,11 @@ int rt_code_key(const void *codeptr, char *key, size_t len);
 
 /* The main program's build id (hex). 0, or -1 with errno ENOENT. */
 int rt_program_build_id(char *id, size_t len);
+
+/* The writable segments (data and .bss) of every shared object loaded now,
+ * not the main program's: up to max ranges [lo[i], hi[i]), hi rounded up to
+ * a page. Takes the loader's lock: never in a hot hook nor a signal
+ * handler. Returns how many. */
+int rt_library_data(uintptr_t *lo, uintptr_t *hi, int max);
 
 #endif

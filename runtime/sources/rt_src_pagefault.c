@@ -15,6 +15,7 @@
 #include "rt_sys.h"
 #include "rt_log.h"
 #include "rt_mem.h"
+#include "rt_object.h"
 #include "rt_pages.h"
 #include "rt_procfs.h"
 #include "rt_settings.h"
@@ -186,6 +187,9 @@ static uintptr_t max_area_bytes;   /* the machine's memory: a larger mapping is 
 static tables_t *tab;
 static size_t pagesz;
 static int emulate;
+#define MAX_LIBRARY_DATA 512
+static uintptr_t lib_lo[MAX_LIBRARY_DATA], lib_hi[MAX_LIBRARY_DATA]; /* the shared objects' data segments */
+static int nlib;                  /* ... at start (past_library_data) */
 static char exe[4096];            /* the program's path, as the maps name its data segment (track=all) */
 
 /* Which pages of the live areas are resident (mincore): a sample among
@@ -317,6 +321,7 @@ static void start(void)
     emulate = strcmp(rt_mach->topo.origin, "this system") != 0;
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
+    nlib = rt_library_data(lib_lo, lib_hi, MAX_LIBRARY_DATA);
     max_area_bytes = (uintptr_t)sysconf(_SC_PHYS_PAGES) * pagesz;
     for (int k = 0; k < MAX_NODES; k++)
         tab->node_of_kernel[k] = -1;
@@ -438,21 +443,32 @@ static int resolve(void *addr, int code, void *ctx)
 
 /* ---- tracked areas from /proc/self/maps ---- */
 
-/* An anonymous mapping that begins where a shared object's file mapping
- * ends is that object's .bss: its static data, which the object's own code
- * (libc's, the OpenMP runtime's, ompnuma's: its handler's and its arming's)
- * touches at any moment, from any thread. Never tracked. Found with the
- * OpenBLAS caller: with a 256 KiB floor the sampler protected its own .bss
- * (libompnuma's, 400 KiB) and faulted in its own arming and handler. The
- * program's own .bss (its static arrays) follows the program's mapping and
- * stays. */
-static int library_data(uintptr_t lo, uintptr_t prev_hi, int prev_library)
+/* The shared objects' static data (data and .bss segments, as loaded when
+ * the source started): touched by the object's own code (libc's, the
+ * OpenMP runtime's, ompnuma's: its handler's and its arming's) at any
+ * moment, from any thread. Never tracked. Found with the OpenBLAS caller:
+ * with a 256 KiB floor the sampler protected its own .bss (libompnuma's,
+ * 400 KiB, an anonymous mapping) and faulted in its own arming and
+ * handler. The kernel merges an anonymous mapping the program makes right
+ * after a .bss into it: only the part past the segment is the program's.
+ * The program's own .bss (its static arrays) stays. (lib_lo, lib_hi.) */
+
+/* Where the program's part of anonymous mapping [lo, hi) begins: past any
+ * shared object's segment at its start; hi when a segment lies further in. */
+static uintptr_t past_library_data(uintptr_t lo, uintptr_t hi)
 {
-    return prev_library && prev_hi == lo;
+    for (int i = 0; i < nlib; i++)
+        if (lib_lo[i] < hi && lib_hi[i] > lo) {
+            if (lib_lo[i] > lo)
+                return hi;
+            lo = lib_hi[i] < hi ? lib_hi[i] : hi;
+            i = -1; /* a segment may follow another */
+        }
+    return lo;
 }
 
 static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *path, uintptr_t prev_hi,
-                  int prev_guard, int prev_library)
+                  int prev_guard)
 {
     if (strncmp(perms, "rw-p", 4) != 0 || hi - lo < pagesz)
         return 0;
@@ -464,8 +480,6 @@ static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *pat
     if ((uintptr_t)resid < hi && (uintptr_t)resid + resid_len > lo)
         return 0;
     if (!strcmp(path, "[stack]") || (prev_guard && prev_hi == lo))
-        return 0;
-    if (!path[0] && library_data(lo, prev_hi, prev_library))
         return 0;
     if (!path[0])
         return hi - lo >= MIN_AREA_BYTES && hi - lo <= max_area_bytes;
@@ -522,22 +536,22 @@ static int tracked(uintptr_t lo, uintptr_t hi)
 typedef struct scan {
     int       inside;
     uintptr_t prev_hi;    /* the mapping before: its end ... */
-    int       prev_guard; /* ... whether it is a guard page (PROT_NONE, anonymous) ... */
-    int       prev_library; /* ... and whether it maps a file other than the program (a shared object) */
+    int       prev_guard; /* ... and whether it is a guard page (PROT_NONE, anonymous) */
 } scan_t;
 
 static int scan_one(const rt_mapping_t *m, void *ctx)
 {
     scan_t *sc = ctx;
-    if ((!sc->inside || !tracked(m->lo, m->hi)) && wanted(m->lo, m->hi, m->perms, m->path, sc->prev_hi, sc->prev_guard, sc->prev_library)) {
-        area_t *a = area_for(m->lo, m->hi);
+    uintptr_t lo = m->path[0] ? m->lo : past_library_data(m->lo, m->hi);
+    if (lo < m->hi && (!sc->inside || !tracked(lo, m->hi)) &&
+        wanted(lo, m->hi, m->perms, m->path, lo == m->lo ? sc->prev_hi : 0, sc->prev_guard)) {
+        area_t *a = area_for(lo, m->hi);
         if (a) {
             a->live = 1;
             a->fresh = sc->inside;
         }
     }
     sc->prev_guard = !strcmp(m->perms, "---p") && !m->path[0];
-    sc->prev_library = m->path[0] == '/' && !(exe[0] && !strcmp(m->path, exe));
     sc->prev_hi = m->hi;
     return 0;
 }
