@@ -404,7 +404,8 @@ static int loop_may_sample(const rt_region_t *r, const void *codeptr)
 static void loop_waits(rt_thread_t *thr, rt_region_t *r, int k, int on)
 {
     uint64_t bit = 1ull << k;
-    if (!(thr->ws_waiting & bit) == !on)
+    int waiting = (thr->ws_waiting & bit) != 0;
+    if (waiting == on)
         return;
     thr->ws_waiting ^= bit;
     rt_loop_loops_waiting(r, on ? 1 : -1);

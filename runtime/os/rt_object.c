@@ -89,7 +89,7 @@ static int visit_first(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 struct segments {
-    uintptr_t *lo, *hi;
+    uintptr_t *lo, *hi, page;
     int        max, n, seen;
 };
 
@@ -98,7 +98,7 @@ static int visit_data(struct dl_phdr_info *info, size_t size, void *data)
     struct segments *s = data;
     if (!s->seen++) /* the main program */
         return 0;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t page = s->page;
     for (int i = 0; i < info->dlpi_phnum && s->n < s->max; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || !ph->p_memsz)
@@ -113,7 +113,7 @@ static int visit_data(struct dl_phdr_info *info, size_t size, void *data)
 
 int rt_library_data(uintptr_t *lo, uintptr_t *hi, int max)
 {
-    struct segments s = {.lo = lo, .hi = hi, .max = max};
+    struct segments s = {.lo = lo, .hi = hi, .page = (uintptr_t)sysconf(_SC_PAGESIZE), .max = max};
     dl_iterate_phdr(visit_data, &s);
     return s.n;
 }

@@ -443,17 +443,17 @@ static int resolve(void *addr, int code, void *ctx)
 
 /* ---- tracked areas from /proc/self/maps ---- */
 
-/* The shared objects' static data (data and .bss segments, as loaded when
- * the source started): touched by the object's own code (libc's, the
- * OpenMP runtime's, ompnuma's: its handler's and its arming's) at any
- * moment, from any thread. Never tracked. Found with the OpenBLAS caller:
- * with a 256 KiB floor the sampler protected its own .bss (libompnuma's,
- * 400 KiB, an anonymous mapping) and faulted in its own arming and
- * handler. The kernel merges an anonymous mapping the program makes right
- * after a .bss into it: only the part past the segment is the program's.
- * The program's own .bss (its static arrays) stays. (lib_lo, lib_hi.) */
-
-/* Where the program's part of anonymous mapping [lo, hi) begins: past any
+/* The shared objects' static data (lib_lo, lib_hi: data and .bss segments,
+ * as loaded when the source started) is touched by the object's own code
+ * (libc's, the OpenMP runtime's, ompnuma's: its handler's and its arming's)
+ * at any moment, from any thread: never tracked. Found with the OpenBLAS
+ * caller: with a 256 KiB floor the sampler protected its own .bss
+ * (libompnuma's, 400 KiB, an anonymous mapping) and faulted in its own
+ * arming and handler. The kernel merges an anonymous mapping the program
+ * makes right after a .bss into it: only the part past the segment is the
+ * program's. The program's own .bss (its static arrays) stays.
+ *
+ * Where the program's part of anonymous mapping [lo, hi) begins: past any
  * shared object's segment at its start; hi when a segment lies further in. */
 static uintptr_t past_library_data(uintptr_t lo, uintptr_t hi)
 {
@@ -941,7 +941,8 @@ static void decline(const rt_sample_t *r, uint64_t now)
     declined_id = r->id;
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
-               "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)spent_ns, 1e-6 * (double)arming_ns,
+               "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)__atomic_load_n(&spent_ns, __ATOMIC_RELAXED),
+               1e-6 * (double)__atomic_load_n(&arming_ns, __ATOMIC_RELAXED),
                1e-6 * (double)(now - start_ns), rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
                r->promising ? ", a thread's references mostly remote" : "");
 }
