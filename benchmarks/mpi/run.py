@@ -13,6 +13,11 @@ on a shared machine hits all of them alike):
   lib-off      core + LD_PRELOAD=libompnuma_mpi.so, OMP_PLACEMENT_MPI unset (wrappers only)
   ondeloc-dry  core + ondeloc,dry_run: counting and the mapper, nothing moves (overhead)
   ondeloc      core + ondeloc: ranks move to the nodes the mapper chooses
+  oracle       each rank bound from its start to the core of the best static
+               mapping for the pattern, which the program's source gives: the
+               heavy partners of pairs side by side (phase too: its first
+               half's partners; no static mapping serves both halves), every
+               other pattern as core (a rankfile, one core a rank as core)
 With --threads T > 1 the ranks are hybrid (an OpenMP team of T threads
 sweeps each rank's memory) and one more configuration runs:
   ondeloc+critpath  ondeloc with ompnuma's drop-in libomp and OMP_PLACEMENT=critpath
@@ -50,6 +55,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 
 # What Open MPI needs inside the guest (Debian's layout), as tests/mpi/vm-*.test ship it.
@@ -76,6 +82,8 @@ def configurations(a, build, mpirun, cpus):
         ("ondeloc-dry", core + ["-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp + ",dry_run"]),
         ("ondeloc", core + ["-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp]),
     ]
+    # The rankfile is the pattern's (oracle_rankfile), added when the run is.
+    configs.append(("oracle", base + ["--bind-to", bind]))
     if a.threads > 1:
         configs.append(("ondeloc+critpath", core + [
             "-x", "LD_PRELOAD=" + lib, "-x", "OMP_PLACEMENT_MPI=" + mp,
@@ -86,19 +94,45 @@ def configurations(a, build, mpirun, cpus):
     return exe, lib, configs
 
 
-def run_host(a, exe, configs, pat):
+def oracle_cores(pat, np, cpus):
+    """The logical core of each rank in the best static mapping for the pattern: for pairs (and phase, whose
+    first half is pairs) rank r beside its partner r ^ (np / 2), so that every pair shares a node as long as
+    nodes hold an even number of cores; ring, halo and alltoall as --map-by core (neighbours side by side;
+    all-to-all has no better one)."""
+    if pat in ("pairs", "phase") and np % 2 == 0:
+        half = np // 2
+        return [(2 * r if r < half else 2 * (r - half) + 1) % cpus for r in range(np)]
+    return [r % cpus for r in range(np)]
+
+
+def oracle_rankfile(pat, np, cpus):
+    """Open MPI's rankfile for oracle_cores."""
+    return "".join("rank {}=localhost slot={}\n".format(r, c) for r, c in enumerate(oracle_cores(pat, np, cpus)))
+
+
+def command(cmd, name, pat, rankfiles):
+    """A configuration's mpirun command for one pattern: the oracle's names the pattern's rankfile."""
+    return cmd + (["--rankfile", rankfiles[pat]] if name == "oracle" else [])
+
+
+def run_host(a, exe, configs, pat, cpus):
     """One run of each configuration per repetition, on this machine."""
     times = {name: [] for name, _ in configs}
     failed = {name: 0 for name, _ in configs}
+    rankfile = tempfile.NamedTemporaryFile("w", prefix="oracle-", suffix=".rf", delete=False)
+    with rankfile:
+        rankfile.write(oracle_rankfile(pat, a.np, cpus))
     for _ in range(a.reps):
         for name, cmd in configs:
-            full = cmd + [exe, pat, str(a.bytes), str(a.iters), str(a.local_mib)]
+            full = command(cmd, name, pat, {pat: rankfile.name}) + [exe, pat, str(a.bytes), str(a.iters),
+                                                                   str(a.local_mib)]
             p = subprocess.run(full, capture_output=True, text=True, timeout=600)
             line = [l for l in p.stdout.splitlines() if l.startswith(pat + " ")]
             if p.returncode or not line:
                 failed[name] += 1
                 continue
             times[name].append(float(line[0].split()[1]))
+    os.unlink(rankfile.name)
     return times, failed
 
 
@@ -128,15 +162,17 @@ def remote_shares(a, configs, patterns):
     return out
 
 
-def run_vm(a, build, exe, lib, configs, patterns):
+def run_vm(a, build, exe, lib, configs, patterns, cpus):
     """Every pattern, repetition and configuration in one guest, alternating; the guest's output
     says which run printed what ("@run PATTERN CONFIG STATUS" after each)."""
     lines = ["ifconfig lo 127.0.0.1 up", "hostname numavm"]
+    rankfiles = {pat: "/tmp/oracle-{}.rf".format(pat) for pat in patterns}
+    lines += ["printf '{}' > {}".format(oracle_rankfile(pat, a.np, cpus), rankfiles[pat]) for pat in patterns]
     mark = os.path.join(build, "bin", "ompnuma-emu-mark")
     for _ in range(a.reps):
         for pat in patterns:
             for name, cmd in configs:
-                full = cmd + [exe, pat, str(a.bytes), str(a.iters), str(a.local_mib)]
+                full = command(cmd, name, pat, rankfiles) + [exe, pat, str(a.bytes), str(a.iters), str(a.local_mib)]
                 run = "{} 2>/dev/null; echo \"@run {} {} $?\"".format(" ".join(shlex.quote(x) for x in full), pat, name)
                 if a.counts:
                     run = "{} tag {}; {}; {} tag 0".format(mark, tag_of(patterns, configs, pat, name), run, mark)
@@ -230,15 +266,16 @@ def main():
         " kernel charged" if a.charge_kernel else "", "".join(" --mca " + kv for kv in a.extra_mca)))
     shares = {}
     if a.vm:
-        vm_times, vm_failed = run_vm(a, build, exe, lib, configs, patterns)
+        vm_times, vm_failed = run_vm(a, build, exe, lib, configs, patterns, cpus)
         if a.counts:
             shares = remote_shares(a, configs, patterns)
     for pat in patterns:
         if a.vm:
             times, failed = vm_times[pat], vm_failed[pat]
         else:
-            times, failed = run_host(a, exe, configs, pat)
+            times, failed = run_host(a, exe, configs, pat, cpus)
         ref = statistics.median(times["core"]) if times["core"] else None
+        best = statistics.median(times["oracle"]) if times.get("oracle") else None
         for name, _ in configs:
             t = times[name]
             if not t:
@@ -247,19 +284,23 @@ def main():
             med = statistics.median(t)
             ratio = med / ref if ref else float("nan")
             share, charged = shares.get((pat, name), (None, None))
-            print("{:9s} {:12s} median {:.4f} s  min {:.4f}  max {:.4f}  x{:.3f} of core{}{}{}".format(
+            # The share of the oracle's saving this configuration took: (core - it) / (core - oracle).
+            took = (ref - med) / (ref - best) if ref and best and ref - best > 0 and name not in ("core", "oracle") else None
+            print("{:9s} {:12s} median {:.4f} s  min {:.4f}  max {:.4f}  x{:.3f} of core{}{}{}{}".format(
                 pat, name, med, min(t), max(t), ratio,
+                "" if took is None else "  oracle's saving {:.0f}%".format(100 * took),
                 "" if share is None else "  remote {:.1f}%".format(share),
                 "" if charged is None else "  charged {:.2f} s".format(charged),
                 "  ({} failed)".format(failed[name]) if failed[name] else ""))
             rows.append((pat, name, med, min(t), max(t), ratio, len(t), failed[name],
                          "" if share is None else "{:.2f}".format(share),
-                         "" if charged is None else "{:.3f}".format(charged)))
+                         "" if charged is None else "{:.3f}".format(charged),
+                         "" if took is None else "{:.3f}".format(took)))
     if a.csv:
         with open(a.csv, "w") as f:
-            f.write("pattern,config,median_s,min_s,max_s,ratio_to_core,runs,failed,remote_pct,charged_s\n")
+            f.write("pattern,config,median_s,min_s,max_s,ratio_to_core,runs,failed,remote_pct,charged_s,oracle_share\n")
             for r in rows:
-                f.write("{},{},{:.6f},{:.6f},{:.6f},{:.4f},{},{},{},{}\n".format(*r))
+                f.write("{},{},{:.6f},{:.6f},{:.6f},{:.4f},{},{},{},{},{}\n".format(*r))
     return 0
 
 
