@@ -97,6 +97,12 @@ for feature in config.ompnuma_features:
         config.available_features.add(feature)
 if config.ompnuma_sanitize:
     config.available_features.add("asan")
+# app-<name>: the application corpus's caller build/bin/app-<name> is built (benchmarks/apps builds each
+# only where its Debian packages are installed, benchmarks/apps/deps.txt; CI does not install them).
+if os.path.isdir(bindir):
+    for _name in os.listdir(bindir):
+        if _name.startswith("app-") and os.access(os.path.join(bindir, _name), os.X_OK):
+            config.available_features.add(_name)
 # avx2: the CPU running the tests has AVX2, for which the placement library's
 # greedy set-up has its own path (tested against the portable one).
 try:
