@@ -3,6 +3,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,19 +308,22 @@ static inline int maybe_nested_in_idle(const om_thread_t *thr)
 }
 
 /* The primary's begin when its last sight at its level is the region, met
- * again and settled (rt_event_parallel_seen): the record the team runs in
- * (the one for the team that last formed), whether this execution is timed.
- * Returns 1 when the members need no events (rt_event_members_idle; only
- * when may_idle): the team then runs the program's own outlined function,
- * counted here; 0 for a team with a trampoline; -1 when the region is not
- * such a one (team_lookup). Makes no call: the fork's common case. */
+ * again and settled (rt_event_parallel_met; a resting one only when
+ * ask_resting): the record the team runs in (the one for the team that
+ * last formed), whether this execution is timed. Returns 1 when the
+ * members need no events (rt_event_members_idle; only when may_idle): the
+ * team then runs the program's own outlined function, counted here; 0 for
+ * a team with a trampoline; -1 when the region is not such a one
+ * (team_lookup). Without ask_resting it makes no call: the fork's common
+ * case. */
 static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_abi_team_t *t, const void *site,
-                                                           int asked, int may_idle)
+                                                           int asked, int may_idle, int ask_resting)
 {
     rt_region_t *r;
     if (!asked)
         asked = thr->pending_nt;
-    if (__builtin_expect(maybe_nested_in_idle(thr), 0) || !(r = rt_event_parallel_seen(&thr->rt, site, asked)))
+    if (__builtin_expect(maybe_nested_in_idle(thr), 0) ||
+        !(r = rt_event_parallel_met(&thr->rt, site, asked, ask_resting)))
         return -1;
     thr->pending_nt = 0;
     rt_region_t *m = r->redirect ? r->redirect : r;
@@ -371,7 +375,7 @@ static __attribute__((noinline)) void team_lookup(om_thread_t *thr, om_abi_team_
 static inline __attribute__((always_inline)) int team_begin(om_thread_t *thr, om_abi_team_t *t, const void *site,
                                                             int asked, int may_idle)
 {
-    int idle = team_seen(thr, t, site, asked, may_idle);
+    int idle = team_seen(thr, t, site, asked, may_idle, 1);
     if (idle >= 0)
         return idle;
     team_lookup(thr, t, site, asked);
@@ -402,58 +406,51 @@ static inline __attribute__((always_inline)) void idle_team_end(om_thread_t *thr
 }
 
 _Static_assert(sizeof(om_abi_team_t) <= OM_ABI_TEAM_FRAME, "the team record fits its room in om_abi_x86_64.S");
+_Static_assert(offsetof(om_abi_team_t, argc) == OM_ABI_TEAM_ARGC && offsetof(om_abi_team_t, fn) == OM_ABI_TEAM_FN &&
+                   offsetof(om_abi_team_t, regs) == OM_ABI_TEAM_REGS &&
+                   offsetof(om_abi_team_t, stack) == OM_ABI_TEAM_STACK,
+               "om_abi_x86_64.S writes the trampoline's fields where they are");
 
 /* The real __kmpc_fork_call, for om_abi_x86_64.S. */
 __attribute__((visibility("hidden"))) void *om_abi_real_fork;
 
 /* What om_abi_fork_begin returns to om_abi_x86_64.S: the mode, and with
- * OM_FORK_DIRECT the flag to clear after the real call (om_thread_t's
- * fast_open), in rax and rdx. */
+ * OM_FORK_PROGRAM the counter to decrement after the real call (the
+ * primary's fast_open, set to 1 for an idle team; NULL: none), in rax and
+ * rdx. */
 typedef struct fork_how {
     long mode;
-    int *clear;
+    int *leave;
 } fork_how_t;
 
-static void fork_trampoline(om_abi_team_t *t, int32_t argc, void *microtask, void *const *regs,
-                            void *const *stack)
-{
-    t->fn = microtask;
-    t->argc = argc;
-    t->regs = regs;
-    t->stack = stack;
-}
-
 /* The fork's begin but for its common case: the first region of a thread
- * or of the process (ompnuma starts), or a region team_seen does not know. */
-static __attribute__((noinline)) fork_how_t fork_begin(om_abi_team_t *t, int32_t argc, void *microtask,
-                                                       void *const *regs, void *const *stack, const void *site)
+ * or of the process (ompnuma starts), or a region team_seen does not know
+ * without asking (a resting one) or at all. */
+static __attribute__((noinline)) fork_how_t fork_begin(om_abi_team_t *t, const void *site)
 {
     om_thread_t *thr;
     if (!active() || !(thr = om_thread_self()))
-        return (fork_how_t){OM_FORK_PLAIN, NULL};
+        return (fork_how_t){OM_FORK_PROGRAM, NULL};
     if (team_begin(thr, t, site, 0, 1))
-        return (fork_how_t){OM_FORK_DIRECT, &thr->fast_open};
-    fork_trampoline(t, argc, microtask, regs, stack);
+        return (fork_how_t){OM_FORK_PROGRAM, &thr->fast_open};
     return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
 }
 
-/* __kmpc_fork_call, from om_abi_x86_64.S with its arguments split, before
- * the real call: how to call it. */
-__attribute__((visibility("hidden"))) fork_how_t om_abi_fork_begin(om_abi_team_t *t, int32_t argc, void *microtask,
-                                                                   void *const *regs, void *const *stack,
-                                                                   const void *site)
+/* __kmpc_fork_call, from om_abi_x86_64.S before the real call: how to call
+ * it (the frame writes the outlined function and its arguments into t for
+ * the trampoline). Its common case calls nothing (team_seen without
+ * ask_resting) and has only t and site live: it saves no registers. */
+__attribute__((visibility("hidden"))) fork_how_t om_abi_fork_begin(om_abi_team_t *t, const void *site)
 {
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     if (__builtin_expect(thr && __atomic_load_n(&state, __ATOMIC_RELAXED) == ABI_ACTIVE, 1)) {
-        int idle = team_seen(thr, t, site, 0, 1);
+        int idle = team_seen(thr, t, site, 0, 1, 0);
         if (idle > 0)
-            return (fork_how_t){OM_FORK_DIRECT, &thr->fast_open};
-        if (idle == 0) {
-            fork_trampoline(t, argc, microtask, regs, stack);
+            return (fork_how_t){OM_FORK_PROGRAM, &thr->fast_open};
+        if (idle == 0)
             return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
-        }
     }
-    return fork_begin(t, argc, microtask, regs, stack, site);
+    return fork_begin(t, site);
 }
 
 /* After the real call with the trampoline. */

@@ -123,12 +123,18 @@
 
 /* __kmpc_fork_call (om_abi_x86_64.S): the team record's room in its frame,
  * and how the real runtime is called after om_abi_fork_begin: with the
- * trampoline, or with the program's own outlined function (then the
- * region's end, or not at all when ompnuma does not run). */
+ * trampoline (then the region's end), or with the program's own outlined
+ * function and arguments (then one counter of the primary's decremented,
+ * or nothing when ompnuma does not run). */
 #define OM_ABI_TEAM_FRAME 128
+/* What the frame writes into it for the trampoline (om_abi_team_t's
+ * argc, fn, regs and stack; om_abi.c checks the offsets). */
+#define OM_ABI_TEAM_ARGC 36
+#define OM_ABI_TEAM_FN 40
+#define OM_ABI_TEAM_REGS 56
+#define OM_ABI_TEAM_STACK 64
 #define OM_FORK_TRAMPOLINE 0
-#define OM_FORK_DIRECT 1
-#define OM_FORK_PLAIN 2
+#define OM_FORK_PROGRAM 1
 
 #ifndef __ASSEMBLER__
 /* The facades. */

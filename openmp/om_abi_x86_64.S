@@ -27,10 +27,11 @@
  * drop-in's __kmpc_fork_call jumps here (om_abi.h). The shared arguments stay where the caller put
  * them: a0..a2 in rcx, r8, r9 (kept in this frame), the rest on the caller's stack above the return
  * address. The team record lives in this frame until the region is over:
- *     (mode, flag) = om_abi_fork_begin(t, argc, microtask, regs = {a0, a1, a2}, stack = &a3, site)
- * then the real __kmpc_fork_call, with the trampoline and t (mode OM_FORK_TRAMPOLINE), then
- * om_abi_fork_end(t); or with the program's own outlined function and arguments, then *flag = 0
- * (OM_FORK_DIRECT), or nothing (OM_FORK_PLAIN).
+ *     (mode, leave) = om_abi_fork_begin(t, site)
+ * then the real __kmpc_fork_call, with the trampoline and t (mode OM_FORK_TRAMPOLINE: t gets the
+ * outlined function and argc, regs = {a0, a1, a2} and stack = &a3 first), then om_abi_fork_end(t); or with the program's own outlined function and arguments (OM_FORK_PROGRAM),
+ * then --*leave unless leave is NULL. The frame, below rbp: the six argument registers (-48), the
+ * team record (rsp, OM_ABI_TEAM_FRAME bytes), leave above it (-64), 16-byte aligned at the calls.
  */
         .globl  w___kmpc_fork_call
         .hidden w___kmpc_fork_call
@@ -38,32 +39,41 @@
         .p2align 4
 w___kmpc_fork_call:
         FRAME_ENTER
-        pushq   %rbx                    /* -8: the mode lives in rbx */
-        .cfi_offset %rbx, -24
-        pushq   %rdi                    /* -16: loc */
-        pushq   %rsi                    /* -24: argc */
-        pushq   %rdx                    /* -32: microtask */
-        pushq   %r9                     /* -40: regs[2] */
-        pushq   %r8                     /* -48: regs[1] */
-        pushq   %rcx                    /* -56: regs[0] */
-        subq    $OM_ABI_TEAM_FRAME+8, %rsp /* the team record, 16-byte aligned at the calls */
-        movq    %rsp, %rdi              /* t; argc and microtask are still in esi and rdx */
-        leaq    -56(%rbp), %rcx         /* regs */
-        leaq    16(%rbp), %r8           /* stack: the caller's a3 ... */
-        movq    8(%rbp), %r9            /* site: where the program called __kmpc_fork_call */
+        pushq   %rdi                    /* -8: loc */
+        pushq   %rsi                    /* -16: argc */
+        pushq   %rdx                    /* -24: microtask */
+        pushq   %r9                     /* -32: regs[2] */
+        pushq   %r8                     /* -40: regs[1] */
+        pushq   %rcx                    /* -48: regs[0] */
+        subq    $OM_ABI_TEAM_FRAME+16, %rsp /* the team record, then leave and 8 bytes of padding */
+        movq    %rsp, %rdi              /* t */
+        movq    8(%rbp), %rsi           /* site: where the program called __kmpc_fork_call */
         call    om_abi_fork_begin
-        movl    %eax, %ebx
-        movq    %rdx, OM_ABI_TEAM_FRAME(%rsp) /* direct: the flag to clear after the call */
-        cmpl    $OM_FORK_TRAMPOLINE, %eax
-        jne     1f
-        movq    -16(%rbp), %rdi         /* real(loc, 1, om_abi_microtask, t) */
+        testl   %eax, %eax              /* OM_FORK_TRAMPOLINE is 0 */
+        jnz     1f
+        movq    -24(%rbp), %rax         /* t's outlined function and its arguments */
+        movq    %rax, OM_ABI_TEAM_FN(%rsp)
+        movl    -16(%rbp), %eax
+        movl    %eax, OM_ABI_TEAM_ARGC(%rsp)
+        leaq    -48(%rbp), %rax
+        movq    %rax, OM_ABI_TEAM_REGS(%rsp)
+        leaq    16(%rbp), %rax
+        movq    %rax, OM_ABI_TEAM_STACK(%rsp)
+        movq    -8(%rbp), %rdi          /* real(loc, 1, om_abi_microtask, t) */
         movl    $1, %esi
         leaq    om_abi_microtask(%rip), %rdx
         movq    %rsp, %rcx
         xorl    %eax, %eax
         call    *om_abi_real_fork(%rip)
-        jmp     3f
-1:      movslq  -24(%rbp), %rax         /* real(loc, argc, microtask, a0, ...) as it came */
+        movq    %rsp, %rdi              /* om_abi_fork_end(t) */
+        call    om_abi_fork_end
+        .cfi_remember_state
+        leave
+        .cfi_def_cfa %rsp, 8
+        ret
+1:      .cfi_restore_state
+        movq    %rdx, -64(%rbp)         /* leave */
+        movslq  -16(%rbp), %rax         /* real(loc, argc, microtask, a0, ...) as it came */
         subq    $3, %rax                /* arguments on the stack */
         jle     2f
         testq   $1, %rax
@@ -72,24 +82,19 @@ w___kmpc_fork_call:
 4:      pushq   8(%rbp,%rax,8)          /* a(2 + rax) = stack[rax - 1], down to stack[0] */
         decq    %rax
         jnz     4b
-2:      movq    -16(%rbp), %rdi
-        movl    -24(%rbp), %esi
-        movq    -32(%rbp), %rdx
-        movq    -56(%rbp), %rcx
-        movq    -48(%rbp), %r8
-        movq    -40(%rbp), %r9
+2:      movq    -8(%rbp), %rdi
+        movl    -16(%rbp), %esi
+        movq    -24(%rbp), %rdx
+        movq    -48(%rbp), %rcx
+        movq    -40(%rbp), %r8
+        movq    -32(%rbp), %r9
         xorl    %eax, %eax
         call    *om_abi_real_fork(%rip)
-        leaq    -64-OM_ABI_TEAM_FRAME(%rbp), %rsp
-        cmpl    $OM_FORK_PLAIN, %ebx
-        je      5f
-        movq    OM_ABI_TEAM_FRAME(%rsp), %rax
-        movl    $0, (%rax)
-        jmp     5f
-3:      movq    %rsp, %rdi              /* om_abi_fork_end(t) */
-        call    om_abi_fork_end
-5:      movq    -8(%rbp), %rbx
-        FRAME_LEAVE
+        movq    -64(%rbp), %rax
+        testq   %rax, %rax
+        jz      5f
+        decl    (%rax)
+5:      FRAME_LEAVE
         .size   w___kmpc_fork_call, . - w___kmpc_fork_call
 
 /*

@@ -103,18 +103,29 @@ void rt_event_task_end_rest(rt_thread_t *thr, int d);
  * sampled in full from this execution on. */
 int rt_event_resting(rt_region_t *r);
 
-/* A region met again at its level, not sampled (or resting while its
- * source waits), no cache to ask, no bubbles: the rest would only find it.
- * NULL otherwise. */
-static inline rt_region_t *rt_event_parallel_seen(rt_thread_t *thr, const void *codeptr, int requested)
+/* A region met again at its level, not sampled (or, when ask_resting,
+ * resting while its source waits), no cache to ask, no bubbles: the rest
+ * would only find it. NULL otherwise. Without ask_resting it makes no call
+ * (a resting region is NULL too): for a caller whose common case must stay
+ * a leaf function, which saves no registers, and which asks again with
+ * rt_event_parallel_seen when this says NULL. */
+static inline __attribute__((always_inline)) rt_region_t *rt_event_parallel_met(rt_thread_t *thr,
+                                                                                 const void *codeptr,
+                                                                                 int requested, int ask_resting)
 {
     int d = thr->depth;
     rt_region_t *r = d < RT_MAX_DEPTH ? rt_seen_at(thr, d, codeptr, requested) : NULL;
     rt_region_t *m = r && r->redirect ? r->redirect : r;
-    if (r && (!m->measuring || (m->resting && rt_event_resting(m))) && rt_conf->mode != RT_MODE_BUBBLE &&
+    if (r && (!m->measuring || (ask_resting && m->resting && rt_event_resting(m))) &&
+        rt_conf->mode != RT_MODE_BUBBLE &&
         (!rt_conf->cache_path[0] || __atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED)))
         return r;
     return NULL;
+}
+
+static inline rt_region_t *rt_event_parallel_seen(rt_thread_t *thr, const void *codeptr, int requested)
+{
+    return rt_event_parallel_met(thr, codeptr, requested, 1);
 }
 
 static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void *codeptr, int requested,
