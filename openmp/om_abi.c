@@ -30,10 +30,12 @@
  * the clock when this execution is timed), the outlined function with the
  * same arguments, its end (its busy time ends as it returns: the join
  * barrier is the real runtime's, after it). A settled region met again
- * whose members need nothing this time (rt_event_members_idle) runs the
- * program's own function instead: the primary counts the execution, nothing
- * else. Nothing of OMPT: the runtime runs without a tool attached unless the
- * program has its own.
+ * whose members need nothing this time (rt_event_members_plain, and no team
+ * was ever forked inside) runs the program's own function instead: the
+ * primary counts the execution, nothing else; so does a team of one whose
+ * thread needs only its level record (teams fork inside), which the primary
+ * enters itself. Nothing of OMPT: the runtime runs without a tool attached
+ * unless the program has its own.
  *
  * What OMPT told the tool and the ABI does not, and where it comes from
  * here: the thread's number (clang passes it; gcc's is asked of the
@@ -307,15 +309,39 @@ static inline int maybe_nested_in_idle(const om_thread_t *thr)
     return __builtin_expect(thr->worker, 0) && !thr->rt.depth;
 }
 
+/* How a team the primary begins runs (team_seen, team_begin). */
+enum {
+    TEAM_UNSEEN = -1, /* not a region team_seen knows: team_lookup's */
+    TEAM_TRAMPOLINE,  /* every member runs the trampoline */
+    TEAM_IDLE,        /* the program's own function, no member events (fast_open until the join) */
+    TEAM_ALONE        /* the program's own function, by the primary alone in the level it entered */
+};
+
+/* What a team that runs the program's own function (TEAM_IDLE,
+ * TEAM_ALONE) undoes after the join, by one decrement: the primary's mark
+ * of an idle team, or the level it entered for its team of one. */
+static inline int *direct_leave(om_thread_t *thr, int how)
+{
+    return how == TEAM_IDLE ? &thr->fast_open : &thr->rt.depth;
+}
+
+static inline void direct_end(om_thread_t *thr, int how)
+{
+    (*direct_leave(thr, how))--;
+}
+
 /* The primary's begin when its last sight at its level is the region, met
  * again and settled (rt_event_parallel_met; a resting one only when
  * ask_resting): the record the team runs in (the one for the team that
- * last formed), whether this execution is timed. Returns 1 when the
- * members need no events (rt_event_members_idle; only when may_idle): the
- * team then runs the program's own outlined function, counted here; 0 for
- * a team with a trampoline; -1 when the region is not such a one
- * (team_lookup). Without ask_resting it makes no call: the fork's common
- * case. */
+ * last formed), whether this execution is timed. Only when may_idle, a
+ * plain execution, whose members need at most their level record
+ * (rt_event_members_plain), runs the program's own outlined function,
+ * counted here, when no team was ever forked inside (TEAM_IDLE), or when
+ * it is a team of one, whose level the primary enters itself (TEAM_ALONE:
+ * the team has no member but the primary, which sees no event of its own).
+ * TEAM_TRAMPOLINE for the trampoline, and TEAM_UNSEEN when the region is
+ * not such a one (team_lookup). Without ask_resting it makes no call: the
+ * fork's common case. */
 static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_abi_team_t *t, const void *site,
                                                            int asked, int may_idle, int ask_resting)
 {
@@ -324,21 +350,27 @@ static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_
         asked = thr->pending_nt;
     if (__builtin_expect(maybe_nested_in_idle(thr), 0) ||
         !(r = rt_event_parallel_met(&thr->rt, site, asked, ask_resting)))
-        return -1;
+        return TEAM_UNSEEN;
     thr->pending_nt = 0;
     rt_region_t *m = r->redirect ? r->redirect : r;
     int timed = rt_region_timed(r);
-    if (may_idle && idle_allowed(m) && rt_event_members_idle(&thr->rt, m, timed)) {
+    int nested = __atomic_load_n(&m->nested, __ATOMIC_RELAXED);
+    if (may_idle && (!nested || m->team_size == 1) && idle_allowed(m) &&
+        rt_event_members_plain(&thr->rt, m, timed)) {
         rt_region_count_untimed(m);
-        thr->fast_open = 1;
-        return 1;
+        if (!nested) {
+            thr->fast_open = 1;
+            return TEAM_IDLE;
+        }
+        rt_event_level_enter(&thr->rt, m, 0);
+        return TEAM_ALONE;
     }
     t->primary = thr;
     t->master_slot = -1;
     t->ask = t->actual = t->watched = 0;
     t->region = m;
     t->timed = timed;
-    return 0;
+    return TEAM_TRAMPOLINE;
 }
 
 /* The primary's begin otherwise: the region looked up (created at first
@@ -371,15 +403,15 @@ static __attribute__((noinline)) void team_lookup(om_thread_t *thr, om_abi_team_
 }
 
 /* The primary, before the team forks (`asked`: the team size asked, 0 the
- * default): team_seen's answer, or team_lookup's team. */
+ * default): team_seen's answer, or team_lookup's team (TEAM_TRAMPOLINE). */
 static inline __attribute__((always_inline)) int team_begin(om_thread_t *thr, om_abi_team_t *t, const void *site,
                                                             int asked, int may_idle)
 {
-    int idle = team_seen(thr, t, site, asked, may_idle, 1);
-    if (idle >= 0)
-        return idle;
+    int how = team_seen(thr, t, site, asked, may_idle, 1);
+    if (how != TEAM_UNSEEN)
+        return how;
     team_lookup(thr, t, site, asked);
-    return 0;
+    return TEAM_TRAMPOLINE;
 }
 
 /* The primary, after the join: the region its task ran in ends, unless the
@@ -399,12 +431,6 @@ static inline __attribute__((always_inline)) void team_end(om_thread_t *thr, om_
         watch(0);
 }
 
-/* A team whose members had no events ends (team_begin counted it). */
-static inline __attribute__((always_inline)) void idle_team_end(om_thread_t *thr)
-{
-    thr->fast_open = 0;
-}
-
 _Static_assert(sizeof(om_abi_team_t) <= OM_ABI_TEAM_FRAME, "the team record fits its room in om_abi_x86_64.S");
 _Static_assert(offsetof(om_abi_team_t, argc) == OM_ABI_TEAM_ARGC && offsetof(om_abi_team_t, fn) == OM_ABI_TEAM_FN &&
                    offsetof(om_abi_team_t, regs) == OM_ABI_TEAM_REGS &&
@@ -415,13 +441,19 @@ _Static_assert(offsetof(om_abi_team_t, argc) == OM_ABI_TEAM_ARGC && offsetof(om_
 __attribute__((visibility("hidden"))) void *om_abi_real_fork;
 
 /* What om_abi_fork_begin returns to om_abi_x86_64.S: the mode, and with
- * OM_FORK_PROGRAM the counter to decrement after the real call (the
- * primary's fast_open, set to 1 for an idle team; NULL: none), in rax and
- * rdx. */
+ * OM_FORK_PROGRAM the counter to decrement after the real call
+ * (direct_leave; NULL: none), in rax and rdx. */
 typedef struct fork_how {
     long mode;
     int *leave;
 } fork_how_t;
+
+static inline fork_how_t fork_how(om_thread_t *thr, int how)
+{
+    if (how == TEAM_TRAMPOLINE)
+        return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
+    return (fork_how_t){OM_FORK_PROGRAM, direct_leave(thr, how)};
+}
 
 /* The fork's begin but for its common case: the first region of a thread
  * or of the process (ompnuma starts), or a region team_seen does not know
@@ -431,9 +463,7 @@ static __attribute__((noinline)) fork_how_t fork_begin(om_abi_team_t *t, const v
     om_thread_t *thr;
     if (!active() || !(thr = om_thread_self()))
         return (fork_how_t){OM_FORK_PROGRAM, NULL};
-    if (team_begin(thr, t, site, 0, 1))
-        return (fork_how_t){OM_FORK_PROGRAM, &thr->fast_open};
-    return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
+    return fork_how(thr, team_begin(thr, t, site, 0, 1));
 }
 
 /* __kmpc_fork_call, from om_abi_x86_64.S before the real call: how to call
@@ -444,11 +474,9 @@ __attribute__((visibility("hidden"))) fork_how_t om_abi_fork_begin(om_abi_team_t
 {
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     if (__builtin_expect(thr && __atomic_load_n(&state, __ATOMIC_RELAXED) == ABI_ACTIVE, 1)) {
-        int idle = team_seen(thr, t, site, 0, 1, 0);
-        if (idle > 0)
-            return (fork_how_t){OM_FORK_PROGRAM, &thr->fast_open};
-        if (idle == 0)
-            return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
+        int how = team_seen(thr, t, site, 0, 1, 0);
+        if (how != TEAM_UNSEEN)
+            return fork_how(thr, how);
     }
     return fork_begin(t, site);
 }
@@ -472,9 +500,10 @@ static void w___kmpc_fork_call_if(void *loc, int32_t argc, void *microtask, int3
     }
     void *regs[3] = {args, NULL, NULL};
     om_abi_team_t t = {.fn = microtask, .argc = args ? 1 : 0, .regs = regs};
-    if (team_begin(thr, &t, site, cond ? 0 : 1, 1)) {
+    int how = team_begin(thr, &t, site, cond ? 0 : 1, 1);
+    if (how != TEAM_TRAMPOLINE) {
         REAL_OMP(1, fn_t)(loc, argc, microtask, cond, args);
-        idle_team_end(thr);
+        direct_end(thr, how);
         return;
     }
     REAL_OMP(1, fn_t)(loc, 1, (void *)om_abi_microtask, cond, &t);
@@ -594,9 +623,10 @@ static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
             return;                                                                     \
         }                                                                               \
         om_abi_team_t t = {.fn = (void *)fn, .data = data};                             \
-        if (team_begin(thr, &t, site, (int)nt, 1)) {                                       \
+        int how = team_begin(thr, &t, site, (int)nt, 1);                                \
+        if (how != TEAM_TRAMPOLINE) {                                                   \
             REAL_GOMP(i, void (*)(void (*)(void *), void *, unsigned params))(fn, data, nt args); \
-            idle_team_end(thr);                                                     \
+            direct_end(thr, how);                                                       \
             return;                                                                     \
         }                                                                               \
         REAL_GOMP(i, void (*)(void (*)(void *), void *, unsigned params))(abi_gomp_fn, &t, nt args); \
@@ -658,9 +688,10 @@ static unsigned w_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsig
     if (!active() || !(thr = om_thread_self()))
         return REAL_GOMP(17, fn_t)(fn, data, nt, flags);
     om_abi_team_t t = {.fn = (void *)fn, .data = data};
-    if (team_begin(thr, &t, site, (int)nt, 1)) {
+    int how = team_begin(thr, &t, site, (int)nt, 1);
+    if (how != TEAM_TRAMPOLINE) {
         unsigned n = REAL_GOMP(17, fn_t)(fn, data, nt, flags);
-        idle_team_end(thr);
+        direct_end(thr, how);
         return n;
     }
     unsigned n = REAL_GOMP(17, fn_t)(abi_gomp_fn, &t, nt, flags);

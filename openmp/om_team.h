@@ -68,7 +68,7 @@ typedef struct om_thread {
      * the k-th still open, LIFO). */
     int            pending_nt;
     int            worker;                /* it ran a team as a member other than the primary */
-    int            fast_open;             /* it runs a team whose members have no events */
+    int            fast_open;             /* 1: it runs a team whose members have no events */
     long long      gomp_incr;
     unsigned       gomp_open;
     uint64_t       gomp_plain;

@@ -135,17 +135,24 @@ static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void 
     return r ? r : rt_event_parallel_begin_rest(thr, codeptr, requested, requested, team);
 }
 
+/* The thread's record of level d (its region, its number there), which
+ * the key of a team forked inside names (rt_seen_at). */
+static inline void rt_event_level_set(rt_thread_t *thr, int d, rt_region_t *r, int index, int timed)
+{
+    thr->region[d] = r;
+    thr->index[d] = index;
+    thr->arrived[d] = 0;
+    thr->timed[d] = timed;
+    thr->slot[d] = -1;
+}
+
 static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
                                        const void *team)
 {
     int d = thr->depth++;
     if (d >= RT_MAX_DEPTH)
         return;
-    thr->region[d] = r;
-    thr->index[d] = index;
-    thr->arrived[d] = 0;
-    thr->timed[d] = timed;
-    thr->slot[d] = -1;
+    rt_event_level_set(thr, d, r, index, timed);
     if (!r || index >= r->team_size)
         return;
     if (__atomic_load_n(&r->slot[index].member, __ATOMIC_RELAXED) != thr) /* no write, no line transfer */
@@ -191,18 +198,38 @@ static inline void rt_event_task_end(rt_thread_t *thr)
 }
 
 /* Whether the members of an execution of r that thr begins (r as
- * rt_event_parallel_seen found it: settled, or resting) need no events at
- * all: the execution is untimed, no thread re-pins for it, no team was ever
- * forked inside it (a member's record of it names the parent of such a
- * team), the counter source holds nothing of it or waits for its next
- * reading (`resting`: it holds the region's window, nothing of this
- * execution), no loop is open. (A caller asks only without bubbles, where
- * members place themselves, and without the migration monitor, which
- * counts their work.) */
-static inline int rt_event_members_idle(const rt_thread_t *thr, const rt_region_t *r, int timed)
+ * rt_event_parallel_seen found it: settled, or resting) need of their
+ * events at most their level record: the execution is untimed, no thread
+ * re-pins for it, the counter source holds nothing of it or waits for its
+ * next reading (`resting`: it holds the region's window, nothing of this
+ * execution), no loop is open. They need that record when a team was ever
+ * forked inside r (r->nested: a member's record of r names the parent of
+ * such a team), nothing at all otherwise. (A caller asks only without
+ * bubbles, where members place themselves, and without the migration
+ * monitor, which counts their work.) */
+static inline int rt_event_members_plain(const rt_thread_t *thr, const rt_region_t *r, int timed)
 {
-    return !timed && !r->pins_applied && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) &&
+    return !timed && !r->pins_applied &&
            ((!r->source_pending && !(thr->counting & (1u << thr->depth))) || r->resting) && !thr->ws;
+}
+
+/* Thread `index` of a plain execution of r (rt_event_members_plain) with
+ * teams forked inside: the thread enters its level as its task's begin
+ * would, and leaves it with rt_event_level_leave, as its task's end would
+ * (neither has anything else to do: no busy time, no pin, no mask to give
+ * back, no work the monitor counts). A team of one's primary enters it
+ * itself, before the fork (its team has no other member), and leaves it
+ * after the join. */
+static inline void rt_event_level_enter(rt_thread_t *thr, rt_region_t *r, int index)
+{
+    int d = thr->depth++;
+    if (d < RT_MAX_DEPTH)
+        rt_event_level_set(thr, d, r, index, 0);
+}
+
+static inline void rt_event_level_leave(rt_thread_t *thr)
+{
+    thr->depth--;
 }
 
 /* An untimed execution of a settled region the counter source is done with
