@@ -118,6 +118,10 @@ static inline __attribute__((always_inline)) void member_begin(om_thread_t *thr,
 {
     if (__builtin_expect(index && !thr->worker, 0))
         thr->worker = 1;
+    if (t->plain) {
+        rt_event_level_enter(&thr->rt, t->region, index);
+        return;
+    }
     if (waits_counted())
         rt_event_wait(&thr->rt, 0);
     rt_region_t *r = t->region;
@@ -133,8 +137,12 @@ static inline __attribute__((always_inline)) void member_begin(om_thread_t *thr,
 
 /* A member's outlined function returned: its busy time ends, then its task;
  * it waits at the join barrier and then in the pool. */
-static inline __attribute__((always_inline)) void member_end(om_thread_t *thr)
+static inline __attribute__((always_inline)) void member_end(om_thread_t *thr, const om_abi_team_t *t)
 {
+    if (t->plain) {
+        rt_event_level_leave(&thr->rt);
+        return;
+    }
     rt_event_barrier_arrive(&thr->rt);
     rt_event_task_end(&thr->rt);
     if (waits_counted())
@@ -142,14 +150,32 @@ static inline __attribute__((always_inline)) void member_end(om_thread_t *thr)
 }
 
 /* clang's outlined function: (gtid, thread number, shared arguments...). */
-__attribute__((visibility("hidden"))) void om_abi_microtask(int32_t *gtid, int32_t *btid, om_abi_team_t *t)
+static inline __attribute__((always_inline)) void microtask(om_thread_t *thr, int32_t *gtid, int32_t *btid,
+                                                            om_abi_team_t *t)
 {
-    om_thread_t *thr = om_thread_self();
     if (thr)
         member_begin(thr, t, *btid);
     om_abi_invoke(t->fn, gtid, btid, t->argc, t->regs, t->stack);
     if (thr)
-        member_end(thr);
+        member_end(thr, t);
+}
+
+static __attribute__((noinline)) void microtask_events(om_thread_t *thr, int32_t *gtid, int32_t *btid,
+                                                       om_abi_team_t *t)
+{
+    microtask(thr, gtid, btid, t);
+}
+
+/* A plain team's member (a settled region with teams forked inside) keeps
+ * only the thread and the team across the call; the other members' events
+ * apart, where they save every register. */
+__attribute__((visibility("hidden"))) void om_abi_microtask(int32_t *gtid, int32_t *btid, om_abi_team_t *t)
+{
+    om_thread_t *thr = om_thread_self();
+    if (!thr || !t->plain)
+        microtask_events(thr, gtid, btid, t);
+    else
+        microtask(thr, gtid, btid, t);
 }
 
 /* gcc's outlined function: (data). The primary is thread 0. */
@@ -161,7 +187,7 @@ static void abi_gomp_fn(void *p)
         member_begin(thr, t, thr == t->primary ? 0 : omp_get_thread_num());
     ((void (*)(void *))t->fn)(t->data);
     if (thr)
-        member_end(thr);
+        member_end(thr, t);
 }
 
 /* A team forked inside a team whose members have no events (their records
@@ -335,13 +361,14 @@ static inline void direct_end(om_thread_t *thr, int how)
  * ask_resting): the record the team runs in (the one for the team that
  * last formed), whether this execution is timed. Only when may_idle, a
  * plain execution, whose members need at most their level record
- * (rt_event_members_plain), runs the program's own outlined function,
- * counted here, when no team was ever forked inside (TEAM_IDLE), or when
- * it is a team of one, whose level the primary enters itself (TEAM_ALONE:
- * the team has no member but the primary, which sees no event of its own).
- * TEAM_TRAMPOLINE for the trampoline, and TEAM_UNSEEN when the region is
- * not such a one (team_lookup). Without ask_resting it makes no call: the
- * fork's common case. */
+ * (rt_event_members_plain), is counted here, and runs the program's own
+ * outlined function when no team was ever forked inside (TEAM_IDLE), or
+ * when it is a team of one, whose level the primary enters itself
+ * (TEAM_ALONE: the team has no member but the primary, which sees no event
+ * of its own); else its trampoline does no more than enter and leave each
+ * member's level (t->plain). TEAM_TRAMPOLINE for the trampoline, and
+ * TEAM_UNSEEN when the region is not such a one (team_lookup). Without
+ * ask_resting it makes no call: the fork's common case. */
 static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_abi_team_t *t, const void *site,
                                                            int asked, int may_idle, int ask_resting)
 {
@@ -354,22 +381,24 @@ static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_
     thr->pending_nt = 0;
     rt_region_t *m = r->redirect ? r->redirect : r;
     int timed = rt_region_timed(r);
-    int nested = __atomic_load_n(&m->nested, __ATOMIC_RELAXED);
-    if (may_idle && (!nested || m->team_size == 1) && idle_allowed(m) &&
-        rt_event_members_plain(&thr->rt, m, timed)) {
+    int plain = may_idle && idle_allowed(m) && rt_event_members_plain(&thr->rt, m, timed);
+    if (plain) {
         rt_region_count_untimed(m);
-        if (!nested) {
+        if (!__atomic_load_n(&m->nested, __ATOMIC_RELAXED)) {
             thr->fast_open = 1;
             return TEAM_IDLE;
         }
-        rt_event_level_enter(&thr->rt, m, 0);
-        return TEAM_ALONE;
+        if (m->team_size == 1) {
+            rt_event_level_enter(&thr->rt, m, 0);
+            return TEAM_ALONE;
+        }
     }
     t->primary = thr;
     t->master_slot = -1;
     t->ask = t->actual = t->watched = 0;
     t->region = m;
     t->timed = timed;
+    t->plain = plain;
     return TEAM_TRAMPOLINE;
 }
 
@@ -384,7 +413,7 @@ static __attribute__((noinline)) void team_lookup(om_thread_t *thr, om_abi_team_
     thr->pending_nt = 0;
     t->primary = thr;
     t->master_slot = -1;
-    t->actual = t->watched = t->timed = 0;
+    t->actual = t->watched = t->timed = t->plain = 0;
     t->region = NULL;
     t->ask = 1;
     if (maybe_nested_in_idle(thr) && nested_in_idle(thr))
@@ -418,6 +447,8 @@ static inline __attribute__((always_inline)) int team_begin(om_thread_t *thr, om
  * team came out another size than the record the primary predicted. */
 static inline __attribute__((always_inline)) void team_end(om_thread_t *thr, om_abi_team_t *t)
 {
+    if (t->plain) /* counted by team_seen */
+        return;
     if (waits_counted())
         rt_event_wait(&thr->rt, 0);
     rt_region_t *r = t->ask ? t->ran : t->region;
@@ -586,7 +617,7 @@ static __attribute__((noinline)) void serialized_end(void *loc, int32_t gtid)
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     om_abi_team_t *t = thr ? open_pop(thr) : NULL;
     if (t)
-        member_end(thr);
+        member_end(thr, t);
     REAL_OMP(3, void (*)(void *, int32_t))(loc, gtid);
     if (t)
         team_end(thr, t);
@@ -666,7 +697,7 @@ static void w_GOMP_parallel_end(void)
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     om_abi_team_t *t = thr ? open_pop(thr) : NULL;
     if (t)
-        member_end(thr);
+        member_end(thr, t);
     REAL_GOMP(2, void (*)(void))();
     if (t)
         team_end(thr, t);

@@ -48,6 +48,7 @@ typedef struct om_abi_team {
     void *const        *regs;        /* clang: the first three shared arguments */
     void *const        *stack;       /* clang: the others, on the caller's stack */
     struct om_thread   *primary;     /* the forking thread */
+    int                 plain;       /* its members only enter their level and leave it (team_seen) */
 } om_abi_team_t;
 
 /* Per OpenMP thread: the runtime's record, the OMPT bookkeeping (the OMPT
