@@ -178,6 +178,17 @@ __attribute__((visibility("hidden"))) void om_abi_microtask(int32_t *gtid, int32
         microtask(thr, gtid, btid, t);
 }
 
+/* A team of one whose primary entered its level itself (TEAM_ALONE): the
+ * outlined function alone, called from where the trampoline calls it
+ * (om_abi_invoke). An outlined function whose last call is a nested fork
+ * makes it a tail call, and the fork's call site, the nested region's key,
+ * is then where the outlined function was called from: the same in these
+ * executions as in the trampoline's. */
+__attribute__((visibility("hidden"))) void om_abi_microtask_alone(int32_t *gtid, int32_t *btid, om_abi_team_t *t)
+{
+    om_abi_invoke(t->fn, gtid, btid, t->argc, t->regs, t->stack);
+}
+
 /* gcc's outlined function: (data). The primary is thread 0. */
 static void abi_gomp_fn(void *p)
 {
@@ -340,12 +351,19 @@ enum {
     TEAM_UNSEEN = -1, /* not a region team_seen knows: team_lookup's */
     TEAM_TRAMPOLINE,  /* every member runs the trampoline */
     TEAM_IDLE,        /* the program's own function, no member events (fast_open until the join) */
-    TEAM_ALONE        /* the program's own function, by the primary alone in the level it entered */
+    TEAM_ALONE        /* om_abi_microtask_alone, by the primary alone in the level it entered */
 };
 
-/* What a team that runs the program's own function (TEAM_IDLE,
- * TEAM_ALONE) undoes after the join, by one decrement: the primary's mark
- * of an idle team, or the level it entered for its team of one. */
+/* What a caller of team_begin can run besides the trampoline: the
+ * program's own function (an idle team, and a plain team's trampoline,
+ * where members only enter their level: the primary's task does not run
+ * outside the real call), and om_abi_microtask_alone (clang's forms: gcc's
+ * outlined function has no om_abi_invoke to be called from). */
+enum { RUNS_TRAMPOLINE = 0, RUNS_PROGRAM = 1, RUNS_ALONE = 2 };
+
+/* What a team that does not run the trampoline (TEAM_IDLE, TEAM_ALONE)
+ * undoes after the join, by one decrement: the primary's mark of an idle
+ * team, or the level it entered for its team of one. */
 static inline int *direct_leave(om_thread_t *thr, int how)
 {
     return how == TEAM_IDLE ? &thr->fast_open : &thr->rt.depth;
@@ -359,18 +377,19 @@ static inline void direct_end(om_thread_t *thr, int how)
 /* The primary's begin when its last sight at its level is the region, met
  * again and settled (rt_event_parallel_met; a resting one only when
  * ask_resting): the record the team runs in (the one for the team that
- * last formed), whether this execution is timed. Only when may_idle, a
- * plain execution, whose members need at most their level record
- * (rt_event_members_plain), is counted here, and runs the program's own
- * outlined function when no team was ever forked inside (TEAM_IDLE), or
- * when it is a team of one, whose level the primary enters itself
- * (TEAM_ALONE: the team has no member but the primary, which sees no event
- * of its own); else its trampoline does no more than enter and leave each
- * member's level (t->plain). TEAM_TRAMPOLINE for the trampoline, and
- * TEAM_UNSEEN when the region is not such a one (team_lookup). Without
- * ask_resting it makes no call: the fork's common case. */
+ * last formed), whether this execution is timed. Only when the caller
+ * runs the program's function (RUNS_PROGRAM), a plain execution, whose
+ * members need at most their level record (rt_event_members_plain), is
+ * counted here, and runs the program's own outlined function when no team
+ * was ever forked inside (TEAM_IDLE), or when it is a team of one whose
+ * level the primary enters itself (TEAM_ALONE, with RUNS_ALONE: the team
+ * has no member but the primary, which sees no event of its own); else its
+ * trampoline does no more than enter and leave each member's level
+ * (t->plain). TEAM_TRAMPOLINE for the trampoline, and TEAM_UNSEEN when the
+ * region is not such a one (team_lookup). Without ask_resting it makes no
+ * call: the fork's common case. */
 static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_abi_team_t *t, const void *site,
-                                                           int asked, int may_idle, int ask_resting)
+                                                           int asked, int runs, int ask_resting)
 {
     rt_region_t *r;
     if (!asked)
@@ -381,14 +400,14 @@ static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_
     thr->pending_nt = 0;
     rt_region_t *m = r->redirect ? r->redirect : r;
     int timed = rt_region_timed(r);
-    int plain = may_idle && idle_allowed(m) && rt_event_members_plain(&thr->rt, m, timed);
+    int plain = (runs & RUNS_PROGRAM) && idle_allowed(m) && rt_event_members_plain(&thr->rt, m, timed);
     if (plain) {
         rt_region_count_untimed(m);
         if (!__atomic_load_n(&m->nested, __ATOMIC_RELAXED)) {
             thr->fast_open = 1;
             return TEAM_IDLE;
         }
-        if (m->team_size == 1) {
+        if ((runs & RUNS_ALONE) && m->team_size == 1) {
             rt_event_level_enter(&thr->rt, m, 0);
             return TEAM_ALONE;
         }
@@ -434,9 +453,9 @@ static __attribute__((noinline)) void team_lookup(om_thread_t *thr, om_abi_team_
 /* The primary, before the team forks (`asked`: the team size asked, 0 the
  * default): team_seen's answer, or team_lookup's team (TEAM_TRAMPOLINE). */
 static inline __attribute__((always_inline)) int team_begin(om_thread_t *thr, om_abi_team_t *t, const void *site,
-                                                            int asked, int may_idle)
+                                                            int asked, int runs)
 {
-    int how = team_seen(thr, t, site, asked, may_idle, 1);
+    int how = team_seen(thr, t, site, asked, runs, 1);
     if (how != TEAM_UNSEEN)
         return how;
     team_lookup(thr, t, site, asked);
@@ -471,9 +490,9 @@ _Static_assert(offsetof(om_abi_team_t, argc) == OM_ABI_TEAM_ARGC && offsetof(om_
 /* The real __kmpc_fork_call, for om_abi_x86_64.S. */
 __attribute__((visibility("hidden"))) void *om_abi_real_fork;
 
-/* What om_abi_fork_begin returns to om_abi_x86_64.S: the mode, and with
- * OM_FORK_PROGRAM the counter to decrement after the real call
- * (direct_leave; NULL: none), in rax and rdx. */
+/* What om_abi_fork_begin returns to om_abi_x86_64.S: the mode, and the
+ * counter to decrement after the real call (direct_leave; NULL: none), in
+ * rax and rdx. */
 typedef struct fork_how {
     long mode;
     int *leave;
@@ -483,7 +502,7 @@ static inline fork_how_t fork_how(om_thread_t *thr, int how)
 {
     if (how == TEAM_TRAMPOLINE)
         return (fork_how_t){OM_FORK_TRAMPOLINE, NULL};
-    return (fork_how_t){OM_FORK_PROGRAM, direct_leave(thr, how)};
+    return (fork_how_t){how == TEAM_ALONE ? OM_FORK_ALONE : OM_FORK_PROGRAM, direct_leave(thr, how)};
 }
 
 /* The fork's begin but for its common case: the first region of a thread
@@ -494,7 +513,7 @@ static __attribute__((noinline)) fork_how_t fork_begin(om_abi_team_t *t, const v
     om_thread_t *thr;
     if (!active() || !(thr = om_thread_self()))
         return (fork_how_t){OM_FORK_PROGRAM, NULL};
-    return fork_how(thr, team_begin(thr, t, site, 0, 1));
+    return fork_how(thr, team_begin(thr, t, site, 0, RUNS_PROGRAM | RUNS_ALONE));
 }
 
 /* __kmpc_fork_call, from om_abi_x86_64.S before the real call: how to call
@@ -505,7 +524,7 @@ __attribute__((visibility("hidden"))) fork_how_t om_abi_fork_begin(om_abi_team_t
 {
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     if (__builtin_expect(thr && __atomic_load_n(&state, __ATOMIC_RELAXED) == ABI_ACTIVE, 1)) {
-        int how = team_seen(thr, t, site, 0, 1, 0);
+        int how = team_seen(thr, t, site, 0, RUNS_PROGRAM | RUNS_ALONE, 0);
         if (how != TEAM_UNSEEN)
             return fork_how(thr, how);
     }
@@ -531,9 +550,12 @@ static void w___kmpc_fork_call_if(void *loc, int32_t argc, void *microtask, int3
     }
     void *regs[3] = {args, NULL, NULL};
     om_abi_team_t t = {.fn = microtask, .argc = args ? 1 : 0, .regs = regs};
-    int how = team_begin(thr, &t, site, cond ? 0 : 1, 1);
+    int how = team_begin(thr, &t, site, cond ? 0 : 1, RUNS_PROGRAM | RUNS_ALONE);
     if (how != TEAM_TRAMPOLINE) {
-        REAL_OMP(1, fn_t)(loc, argc, microtask, cond, args);
+        if (how == TEAM_ALONE)
+            REAL_OMP(1, fn_t)(loc, 1, (void *)om_abi_microtask_alone, cond, &t);
+        else
+            REAL_OMP(1, fn_t)(loc, argc, microtask, cond, args);
         direct_end(thr, how);
         return;
     }
@@ -594,7 +616,7 @@ static om_abi_team_t *open_pop(om_thread_t *thr)
  * their events, even when they could go without. */
 static void open_begin(om_thread_t *thr, om_abi_team_t *t, void *fn, void *data, const void *site, int asked)
 {
-    team_begin(thr, t, site, asked, 0);
+    team_begin(thr, t, site, asked, RUNS_TRAMPOLINE);
     t->fn = fn;
     t->data = data;
 }
@@ -654,7 +676,7 @@ static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
             return;                                                                     \
         }                                                                               \
         om_abi_team_t t = {.fn = (void *)fn, .data = data};                             \
-        int how = team_begin(thr, &t, site, (int)nt, 1);                                \
+        int how = team_begin(thr, &t, site, (int)nt, RUNS_PROGRAM);                     \
         if (how != TEAM_TRAMPOLINE) {                                                   \
             REAL_GOMP(i, void (*)(void (*)(void *), void *, unsigned params))(fn, data, nt args); \
             direct_end(thr, how);                                                       \
@@ -719,7 +741,7 @@ static unsigned w_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsig
     if (!active() || !(thr = om_thread_self()))
         return REAL_GOMP(17, fn_t)(fn, data, nt, flags);
     om_abi_team_t t = {.fn = (void *)fn, .data = data};
-    int how = team_begin(thr, &t, site, (int)nt, 1);
+    int how = team_begin(thr, &t, site, (int)nt, RUNS_PROGRAM);
     if (how != TEAM_TRAMPOLINE) {
         unsigned n = REAL_GOMP(17, fn_t)(fn, data, nt, flags);
         direct_end(thr, how);

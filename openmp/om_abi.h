@@ -123,9 +123,10 @@
 
 /* __kmpc_fork_call (om_abi_x86_64.S): the team record's room in its frame,
  * and how the real runtime is called after om_abi_fork_begin: with the
- * trampoline (then the region's end), or with the program's own outlined
- * function and arguments (then one counter of the primary's decremented,
- * or nothing when ompnuma does not run). */
+ * trampoline (then the region's end), with the program's own outlined
+ * function and arguments, or with om_abi_microtask_alone and the team
+ * record (then, for both, one counter of the primary's decremented, or
+ * nothing when ompnuma does not run). */
 #define OM_ABI_TEAM_FRAME 128
 /* What the frame writes into it for the trampoline (om_abi_team_t's
  * argc, fn, regs and stack; om_abi.c checks the offsets). */
@@ -135,6 +136,7 @@
 #define OM_ABI_TEAM_STACK 64
 #define OM_FORK_TRAMPOLINE 0
 #define OM_FORK_PROGRAM 1
+#define OM_FORK_ALONE 2
 
 #ifndef __ASSEMBLER__
 /* The facades. */

@@ -28,10 +28,12 @@
  * them: a0..a2 in rcx, r8, r9 (kept in this frame), the rest on the caller's stack above the return
  * address. The team record lives in this frame until the region is over:
  *     (mode, leave) = om_abi_fork_begin(t, site)
- * then the real __kmpc_fork_call, with the trampoline and t (mode OM_FORK_TRAMPOLINE: t gets the
- * outlined function and argc, regs = {a0, a1, a2} and stack = &a3 first), then om_abi_fork_end(t); or with the program's own outlined function and arguments (OM_FORK_PROGRAM),
- * then --*leave unless leave is NULL. The frame, below rbp: the six argument registers (-48), the
- * team record (rsp, OM_ABI_TEAM_FRAME bytes), leave above it (-64), 16-byte aligned at the calls.
+ * then the real __kmpc_fork_call: with the program's own outlined function and arguments as they
+ * came (OM_FORK_PROGRAM); or with one argument, t, and the trampoline, om_abi_microtask
+ * (OM_FORK_TRAMPOLINE), or om_abi_microtask_alone (OM_FORK_ALONE), t getting the outlined function
+ * and argc, regs = {a0, a1, a2} and stack = &a3 first. After it, --*leave, or with the trampoline
+ * (leave NULL) om_abi_fork_end(t). The frame, below rbp: the six argument registers (-48), the team
+ * record (rsp, OM_ABI_TEAM_FRAME bytes), leave above it (-64), 16-byte aligned at the calls.
  */
         .globl  w___kmpc_fork_call
         .hidden w___kmpc_fork_call
@@ -49,31 +51,33 @@ w___kmpc_fork_call:
         movq    %rsp, %rdi              /* t */
         movq    8(%rbp), %rsi           /* site: where the program called __kmpc_fork_call */
         call    om_abi_fork_begin
-        testl   %eax, %eax              /* OM_FORK_TRAMPOLINE is 0 */
-        jnz     1f
-        movq    -24(%rbp), %rax         /* t's outlined function and its arguments */
-        movq    %rax, OM_ABI_TEAM_FN(%rsp)
-        movl    -16(%rbp), %eax
-        movl    %eax, OM_ABI_TEAM_ARGC(%rsp)
-        leaq    -48(%rbp), %rax
-        movq    %rax, OM_ABI_TEAM_REGS(%rsp)
-        leaq    16(%rbp), %rax
-        movq    %rax, OM_ABI_TEAM_STACK(%rsp)
-        movq    -8(%rbp), %rdi          /* real(loc, 1, om_abi_microtask, t) */
-        movl    $1, %esi
+        movq    %rdx, -64(%rbp)         /* leave */
+        cmpl    $OM_FORK_PROGRAM, %eax
+        je      1f
+        movq    -24(%rbp), %rdx         /* t's outlined function and its arguments */
+        movq    %rdx, OM_ABI_TEAM_FN(%rsp)
+        movl    -16(%rbp), %edx
+        movl    %edx, OM_ABI_TEAM_ARGC(%rsp)
+        leaq    -48(%rbp), %rdx
+        movq    %rdx, OM_ABI_TEAM_REGS(%rsp)
+        leaq    16(%rbp), %rdx
+        movq    %rdx, OM_ABI_TEAM_STACK(%rsp)
         leaq    om_abi_microtask(%rip), %rdx
+        leaq    om_abi_microtask_alone(%rip), %rcx
+        cmpl    $OM_FORK_ALONE, %eax
+        cmove   %rcx, %rdx
+        movq    -8(%rbp), %rdi          /* real(loc, 1, microtask, t) */
+        movl    $1, %esi
         movq    %rsp, %rcx
         xorl    %eax, %eax
         call    *om_abi_real_fork(%rip)
+        movq    -64(%rbp), %rax
+        testq   %rax, %rax
+        jnz     5f
         movq    %rsp, %rdi              /* om_abi_fork_end(t) */
         call    om_abi_fork_end
-        .cfi_remember_state
-        leave
-        .cfi_def_cfa %rsp, 8
-        ret
-1:      .cfi_restore_state
-        movq    %rdx, -64(%rbp)         /* leave */
-        movslq  -16(%rbp), %rax         /* real(loc, argc, microtask, a0, ...) as it came */
+        jmp     6f
+1:      movslq  -16(%rbp), %rax         /* real(loc, argc, microtask, a0, ...) as it came */
         subq    $3, %rax                /* arguments on the stack */
         jle     2f
         testq   $1, %rax
@@ -92,15 +96,18 @@ w___kmpc_fork_call:
         call    *om_abi_real_fork(%rip)
         movq    -64(%rbp), %rax
         testq   %rax, %rax
-        jz      5f
-        decl    (%rax)
-5:      FRAME_LEAVE
+        jz      6f
+5:      decl    (%rax)
+6:      FRAME_LEAVE
         .size   w___kmpc_fork_call, . - w___kmpc_fork_call
 
 /*
  * om_abi_invoke(fn, int32 *gtid, int32 *btid, int argc, void *const regs[3], void *const *stack):
  * fn(gtid, btid, a0, ..., a(argc-1)) with a0..a2 = regs[0..2] and a3... = stack[0...]. The first
- * four shared arguments go in rdx, rcx, r8, r9, the others on the stack in order.
+ * four shared arguments go in rdx, rcx, r8, r9, the others on the stack in order. fn is called from
+ * the one instruction below, whichever trampoline asks (om_abi_microtask, om_abi_microtask_alone):
+ * a nested fork that fn makes as its last call, a tail call, has that call's return address for its
+ * call site, the nested region's key.
  */
         .globl  om_abi_invoke
         .hidden om_abi_invoke
