@@ -150,9 +150,9 @@ static inline __attribute__((always_inline)) void member_end(om_thread_t *thr, c
 }
 
 /* clang's outlined function: (gtid, thread number, shared arguments...). */
-static inline __attribute__((always_inline)) void microtask(om_thread_t *thr, int32_t *gtid, int32_t *btid,
-                                                            om_abi_team_t *t)
+static __attribute__((noinline)) void microtask_events(int32_t *gtid, int32_t *btid, om_abi_team_t *t)
 {
+    om_thread_t *thr = om_thread_self();
     if (thr)
         member_begin(thr, t, *btid);
     om_abi_invoke(t->fn, gtid, btid, t->argc, t->regs, t->stack);
@@ -160,22 +160,19 @@ static inline __attribute__((always_inline)) void microtask(om_thread_t *thr, in
         member_end(thr, t);
 }
 
-static __attribute__((noinline)) void microtask_events(om_thread_t *thr, int32_t *gtid, int32_t *btid,
-                                                       om_abi_team_t *t)
-{
-    microtask(thr, gtid, btid, t);
-}
-
-/* A plain team's member (a settled region with teams forked inside) keeps
- * only the thread and the team across the call; the other members' events
+/* A plain team's member (a settled region with teams forked inside), the
+ * common case, keeps only its thread across the call; the full events
  * apart, where they save every register. */
 __attribute__((visibility("hidden"))) void om_abi_microtask(int32_t *gtid, int32_t *btid, om_abi_team_t *t)
 {
-    om_thread_t *thr = om_thread_self();
-    if (!thr || !t->plain)
-        microtask_events(thr, gtid, btid, t);
-    else
-        microtask(thr, gtid, btid, t);
+    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    if (!thr || !t->plain) {
+        microtask_events(gtid, btid, t);
+        return;
+    }
+    member_begin(thr, t, *btid);
+    om_abi_invoke(t->fn, gtid, btid, t->argc, t->regs, t->stack);
+    rt_event_level_leave(&thr->rt); /* member_end of a plain team, t not read again */
 }
 
 /* A team of one whose primary entered its level itself (TEAM_ALONE): the
