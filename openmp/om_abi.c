@@ -32,10 +32,11 @@
  * barrier is the real runtime's, after it). A settled region met again
  * whose members need nothing this time (rt_event_members_plain, and no team
  * was ever forked inside) runs the program's own function instead: the
- * primary counts the execution, nothing else; so does a team of one whose
- * thread needs only its level record (teams fork inside), which the primary
- * enters itself. Nothing of OMPT: the runtime runs without a tool attached
- * unless the program has its own.
+ * primary counts the execution, nothing else. When teams fork inside, its
+ * members need their level record (the parent in those teams' key): they
+ * only enter and leave their level, and a team of one's primary enters it
+ * itself (om_abi_microtask_alone). Nothing of OMPT: the runtime runs without
+ * a tool attached unless the program has its own.
  *
  * What OMPT told the tool and the ABI does not, and where it comes from
  * here: the thread's number (clang passes it; gcc's is asked of the
