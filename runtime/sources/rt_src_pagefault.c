@@ -343,60 +343,97 @@ static void start(void)
     rt_mem_set_sampler(&sampler);
 }
 
-/* ---- what a fault costs beyond the resolver ---- */
+/* ---- what a sampled page costs ---- */
 
 /* The resolver times itself, but a fault costs its thread more: the trap,
- * the kernel's signal delivery, the dispatcher, sigreturn. In the paced
- * 2-node VM that part was most of it, and uncharged: the patterns' local
- * 4 12 ran 2 % over `off` on one sampled execution the budget had let
- * through. So the first arming times a fault on a page of the source's
- * own (the faster of two round trips, less the resolver's part), and every
- * fault is charged that much more (fault_trip_ns, written before any page
- * of the program is protected; the resolver counts its faults, charge_faults
- * prices them). */
+ * the kernel's signal delivery, the dispatcher, sigreturn. So the first
+ * arming samples a page of the source's own, as it would one of the
+ * program's (the middle page of three: its protection splits the mapping
+ * and its fault merges it again; a resolver that does the real one's work),
+ * and every fault is charged the round trip beyond the resolver
+ * (fault_trip_ns, written before any page of the program is protected; the
+ * resolver counts its faults, charge_faults prices them). The trial's
+ * protection and fault also price the first arming's pages before it
+ * protects any (pl_budget_fits): in the paced 2-node VM a sampled page
+ * cost about 2.4 ms of model time to protect and 1.8 ms to fault (0.2 ms of
+ * it beyond the resolver), and the budget had let through an arming whose
+ * estimate held neither (the patterns' local 4 12: 133 ms of arming and
+ * 44 ms of faults against an estimate of 69 ms). */
 static uint64_t fault_trip_ns;
-static uint64_t trial_body_ns; /* the trial resolver's own part */
+
+typedef struct trial {
+    char *page;
+    uint64_t body_ns;             /* the trial resolver's own part */
+} trial_t;
 
 static int trial_resolve(void *addr, int code, void *ctx)
 {
     (void)code;
     uint64_t t0 = rt_now_ns();
-    char *page = ctx;
-    if ((char *)addr < page || (char *)addr >= page + pagesz)
+    trial_t *tr = ctx;
+    if ((char *)addr < tr->page || (char *)addr >= tr->page + pagesz)
         return RT_FAULT_NOT_MINE;
-    mprotect(page, pagesz, PROT_READ | PROT_WRITE);
-    trial_body_ns = rt_now_ns() - t0;
+    mprotect(tr->page, pagesz, PROT_READ | PROT_WRITE);
+    void *pages[1] = {tr->page};
+    int status[1] = {-1};
+    unsigned cpu = 0;
+    rt_move_pages(1UL, pages, NULL, status, 0);
+    rt_getcpu(&cpu, NULL);
+    tr->body_ns = rt_now_ns() - t0;
     return RT_FAULT_RESOLVED;
 }
 
-/* fault_trip_ns measured (0 when it cannot be); what one fault is then
- * expected to cost its thread, with a resolver as short as the trial's.
- * lock held, the dispatcher installed. */
-static uint64_t time_a_fault(void)
+typedef struct page_cost {
+    uint64_t protect_ns;          /* an mprotect that takes one page out of its mapping */
+    uint64_t fault_ns;            /* a fault on it, resolved, round trip */
+} page_cost_t;
+
+/* What sampling one page costs (the faster of two trials; zeros when it
+ * cannot be timed), fault_trip_ns set. lock held, the dispatcher installed. */
+static page_cost_t time_a_page(void)
 {
-    char *page = own_map(pagesz);
-    if (!page)
-        return 0;
-    page[0] = 0; /* resident: the trial's fault is a protection fault, no page allocated */
-    int claim = rt_fault_claim(page, page + pagesz, trial_resolve, page);
-    uint64_t best = UINT64_MAX, body = 0;
-    for (int k = 0; claim >= 0 && k < 2 && mprotect(page, pagesz, PROT_NONE) == 0; k++) {
+    page_cost_t best = {0, 0};
+    char *map = own_map(3 * pagesz);
+    if (!map)
+        return best;
+    memset(map, 0, 3 * pagesz); /* resident: the trial's fault is a protection fault, no page allocated */
+    trial_t tr = {.page = map + pagesz, .body_ns = 0};
+    int claim = rt_fault_claim(tr.page, tr.page + pagesz, trial_resolve, &tr);
+    for (int k = 0; claim >= 0 && k < 2; k++) {
         uint64_t t0 = rt_now_ns();
-        *(volatile char *)page = 1;
-        uint64_t trip = rt_now_ns() - t0;
-        uint64_t beyond = trip > trial_body_ns ? trip - trial_body_ns : 0;
-        if (beyond < best) {
-            best = beyond;
-            body = trial_body_ns;
+        if (mprotect(tr.page, pagesz, PROT_NONE) != 0)
+            break;
+        uint64_t t1 = rt_now_ns();
+        *(volatile char *)tr.page = 1;
+        uint64_t t2 = rt_now_ns();
+        if (!best.fault_ns || t2 - t0 < best.protect_ns + best.fault_ns) {
+            best = (page_cost_t){.protect_ns = t1 - t0, .fault_ns = t2 - t1};
+            fault_trip_ns = t2 - t1 > tr.body_ns ? t2 - t1 - tr.body_ns : 0;
         }
     }
     if (claim >= 0)
         rt_fault_release(claim);
-    munmap(page, pagesz);
-    if (best == UINT64_MAX)
+    munmap(map, 3 * pagesz);
+    return best;
+}
+
+/* What reading residency (resident_pages) costs a tracked page: mincore
+ * timed on up to 4096 pages of the largest live area. 0 when there is
+ * none. lock held. */
+static uint64_t time_residency(void)
+{
+    static uint8_t vec[4096];
+    const area_t *big = NULL;
+    for (int i = 0; i < nareas; i++)
+        if (areas[i].live && (!big || areas[i].npages > big->npages))
+            big = &areas[i];
+    if (!big)
         return 0;
-    fault_trip_ns = best;
-    return best + body;
+    size_t n = big->npages < sizeof vec ? big->npages : sizeof vec;
+    uint64_t t0 = rt_now_ns();
+    if (mincore((void *)big->start, n * pagesz, vec) != 0)
+        return 0;
+    return (rt_now_ns() - t0) / n;
 }
 
 /* ---- the resolver: async-signal-safe, writes only into tab and area state bytes ---- */
@@ -1095,26 +1132,34 @@ static void region_begin(const rt_sample_t *r, const void *team)
     scan_maps(0);
     if (!estimated) {
         /* The first arming has no estimate of its own: what it cost so far
-         * (the threads' signal masks, the maps read, a fault timed) and the
-         * faults it is about to cause, side by side on the team's threads,
-         * stand for one, and the budget is asked again. Refused, that
-         * estimate is the one the next try is asked with. */
+         * (the threads' signal masks, the maps read, a page sampled) and
+         * what is left to do, priced by that trial, stand for one, and the
+         * budget is asked again. Refused, that estimate is the one the next
+         * try is asked with. */
         estimated = 1;
-        uint64_t per_fault = time_a_fault();
+        page_cost_t page = time_a_page();
+        uint64_t resid_ns = emulate ? 0 : time_residency();
         uint64_t t = rt_now_ns();
         charge(t - now);
         now = t;
+        /* Every tracked page's residency is read, then each page of the
+         * sample is protected here and faults on its own thread, the team's
+         * threads side by side. */
         size_t pages = sample_pages(r), total = tracked_pages(0);
-        uint64_t faults = (uint64_t)(pages < total ? pages : total) * per_fault / (uint64_t)(r->team_size > 0 ? r->team_size : 1);
-        rt_verbose(2, "pagefault: a fault costs %.3f us beyond its resolver's %.3f us; the first arming's faults "
-                   "%.1f ms", 1e-3 * (double)fault_trip_ns, 1e-3 * (double)(per_fault - fault_trip_ns),
-                   1e-6 * (double)faults);
-        __atomic_store_n(&arming_ns, arming_ns + faults, __ATOMIC_RELAXED);
+        if (pages > total)
+            pages = total;
+        uint64_t rest = (uint64_t)total * resid_ns + (uint64_t)pages * page.protect_ns +
+                          (uint64_t)pages * page.fault_ns / (uint64_t)(r->team_size > 0 ? r->team_size : 1);
+        rt_verbose(2, "pagefault: a sampled page costs %.3f us to protect and %.3f us to fault, %.3f us of it "
+                   "beyond its resolver; residency %.3f us a tracked page: the first arming's %zu pages of %zu "
+                   "estimated at %.3f ms more", 1e-3 * (double)page.protect_ns, 1e-3 * (double)page.fault_ns,
+                   1e-3 * (double)fault_trip_ns, 1e-3 * (double)resid_ns, pages, total, 1e-6 * (double)rest);
+        __atomic_store_n(&arming_ns, arming_ns + rest, __ATOMIC_RELAXED);
         if (!budget_allows(now, r->promising)) {
             decline(r, now);
             return;
         }
-        __atomic_store_n(&arming_ns, arming_ns - faults, __ATOMIC_RELAXED); /* charged as they happen */
+        __atomic_store_n(&arming_ns, arming_ns - rest, __ATOMIC_RELAXED); /* charged as it happens */
     }
     armed = 1;
     __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
@@ -1132,7 +1177,9 @@ static void region_begin(const rt_sample_t *r, const void *team)
     armed_budget = budget;
     /* Among the resident pages, where there are some (emulated first touch
      * protects every page of unknown node instead). */
+    uint64_t t_resid = rt_now_ns();
     size_t resident = emulate || !total ? 0 : resident_pages();
+    t_resid = rt_now_ns() - t_resid;
     armed_resident = resident > 0;
     size_t pool = armed_resident ? resident : total;
     armed_stride = pool > budget ? pool / budget : 1;
@@ -1155,8 +1202,9 @@ static void region_begin(const rt_sample_t *r, const void *team)
     armed_pages = protected_pages;
     charge(rt_now_ns() - now);
     pthread_mutex_unlock(&lock);
-    rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected (%zu resident)", r->id, protected_pages,
-               total, resident);
+    rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected (%zu resident); the arming %.1f ms, "
+               "%.1f ms of it reading residency", r->id, protected_pages, total, resident,
+               1e-6 * (double)__atomic_load_n(&arming_ns, __ATOMIC_RELAXED), 1e-6 * (double)t_resid);
 }
 
 /* Only the armed team's threads are attributed (a nested team's thread 0

@@ -1,17 +1,28 @@
-"""A verbose log's page-sampler faults against what one costs beyond its resolver: each sampled execution's faults
-are charged their resolver's time and, for each, the round trip the first arming timed (the trap, the signal,
-sigreturn: the part a resolver cannot time of itself)."""
+"""A verbose log's page-sampler costs against its trial of one page: each sampled execution's faults are charged
+their resolver's time and, for each, the round trip the first arming timed (the trap, the signal, sigreturn: the
+part a resolver cannot time of itself), and the first arming was priced before it protected anything: every tracked
+page's residency, its sample's pages protected, and their faults shared by the team (argv[2], its size)."""
 import re
 import sys
 
 text = open(sys.argv[1]).read()
-trips = [float(t) for t in re.findall(r"pagefault: a fault costs (\d+\.\d+) us beyond its resolver's", text)]
+team = int(sys.argv[2])
+trials = [tuple(float(x) for x in m) for m in re.findall(
+    r"pagefault: a sampled page costs (\d+\.\d+) us to protect and (\d+\.\d+) us to fault, (\d+\.\d+) us of it beyond "
+    r"its resolver; residency (\d+\.\d+) us a tracked page: the first arming's (\d+) pages of (\d+) estimated at "
+    r"(\d+\.\d+) ms more", text)]
 rows = [(int(n), float(full), float(resolver)) for n, full, resolver in
         re.findall(r"pagefault: region \d+: (\d+) faults, \d+ page states visited, (\d+\.\d+) ms on the faulting "
                    r"threads, (\d+\.\d+) ms of it in the resolver", text)]
-print("timed once", len(trips) == 1, "measured", bool(trips) and trips[0] > 0)
-sampled = [row for row in rows if row[0] > 0]
-# Beyond the resolver: the faults times the round trip, to the log's rounding (1 us a figure).
-beyond = [((full - resolver) * 1e3, n * trips[0]) for n, full, resolver in sampled] if trips else []
-print("sampled", len(sampled) > 0, "charged", bool(beyond) and all(abs(got - want) <= 0.02 * want + 2.0
-                                                                     for got, want in beyond))
+print("timed once", len(trials) == 1, "measured", bool(trials) and trials[0][0] > 0 and trials[0][2] > 0)
+
+
+def near(got, want):  # to the log's rounding: 1 ns a figure in us, 1 us in ms
+    return abs(got - want) <= 0.02 * want + 2.0
+
+
+if trials:
+    protect, fault, trip, resid, pages, total, estimate = trials[0]
+    print("priced", near(estimate * 1e3, total * resid + pages * protect + pages * fault / team))
+    beyond = [((full - resolver) * 1e3, n * trip) for n, full, resolver in rows if n > 0]
+    print("sampled", len(beyond) > 0, "charged", bool(beyond) and all(near(got, want) for got, want in beyond))
