@@ -352,13 +352,10 @@ static void start(void)
  * and its fault merges it again; a resolver that does the real one's work),
  * and every fault is charged the round trip beyond the resolver
  * (fault_trip_ns, written before any page of the program is protected; the
- * resolver counts its faults, charge_faults prices them). The trial's
- * protection and fault also price the first arming's pages before it
- * protects any (pl_budget_fits): in the paced 2-node VM a sampled page
- * cost about 2.4 ms of model time to protect and 1.8 ms to fault (0.2 ms of
- * it beyond the resolver), and the budget had let through an arming whose
- * estimate held neither (the patterns' local 4 12: 133 ms of arming and
- * 44 ms of faults against an estimate of 69 ms). */
+ * resolver counts its faults, charge_faults prices them). In the paced
+ * 2-node VM a sampled page cost 1.7 to 2.4 ms of model time to protect and
+ * 1.7 ms to fault, 0.2 to 1.8 ms of it beyond the resolver (verbose 2 logs
+ * the trial). */
 static uint64_t fault_trip_ns;
 
 typedef struct trial {
@@ -1142,18 +1139,21 @@ static void region_begin(const rt_sample_t *r, const void *team)
         uint64_t t = rt_now_ns();
         charge(t - now);
         now = t;
-        /* Every tracked page's residency is read, then each page of the
-         * sample is protected here and faults on its own thread, the team's
-         * threads side by side. */
-        size_t pages = sample_pages(r), total = tracked_pages(0);
-        if (pages > total)
-            pages = total;
-        uint64_t rest = (uint64_t)total * resid_ns + (uint64_t)pages * page.protect_ns +
-                          (uint64_t)pages * page.fault_ns / (uint64_t)(r->team_size > 0 ? r->team_size : 1);
+        /* What grows with the program's memory is priced before it is
+         * paid: reading every tracked page's residency (a 384 MiB
+         * reservation, OpenBLAS's buffer: 136 ms of model time in the paced
+         * 2-node VM, for an arming that then took no fault). The sample's
+         * own pages are bounded (sample_pages): their protection and faults
+         * are charged as they happen, within the budget's overshoot of one
+         * arming. Priced too, they delayed the first arming of the
+         * patterns' swapped 4 12 past its run (1.013 x `off`, 0.90 before)
+         * to save 60 ms. */
+        size_t total = tracked_pages(0);
+        uint64_t rest = (uint64_t)total * resid_ns;
         rt_verbose(2, "pagefault: a sampled page costs %.3f us to protect and %.3f us to fault, %.3f us of it "
-                   "beyond its resolver; residency %.3f us a tracked page: the first arming's %zu pages of %zu "
+                   "beyond its resolver; residency %.3f us a tracked page: the first arming's %zu tracked pages "
                    "estimated at %.3f ms more", 1e-3 * (double)page.protect_ns, 1e-3 * (double)page.fault_ns,
-                   1e-3 * (double)fault_trip_ns, 1e-3 * (double)resid_ns, pages, total, 1e-6 * (double)rest);
+                   1e-3 * (double)fault_trip_ns, 1e-3 * (double)resid_ns, total, 1e-6 * (double)rest);
         __atomic_store_n(&arming_ns, arming_ns + rest, __ATOMIC_RELAXED);
         if (!budget_allows(now, r->promising)) {
             decline(r, now);

@@ -1,15 +1,14 @@
 """A verbose log's page-sampler costs against its trial of one page: each sampled execution's faults are charged
 their resolver's time and, for each, the round trip the first arming timed (the trap, the signal, sigreturn: the
-part a resolver cannot time of itself), and the first arming was priced before it protected anything: every tracked
-page's residency, its sample's pages protected, and their faults shared by the team (argv[2], its size)."""
+part a resolver cannot time of itself), and the first arming was priced before it read residency: every tracked
+page's, at what the trial read of one."""
 import re
 import sys
 
 text = open(sys.argv[1]).read()
-team = int(sys.argv[2])
 trials = [tuple(float(x) for x in m) for m in re.findall(
     r"pagefault: a sampled page costs (\d+\.\d+) us to protect and (\d+\.\d+) us to fault, (\d+\.\d+) us of it beyond "
-    r"its resolver; residency (\d+\.\d+) us a tracked page: the first arming's (\d+) pages of (\d+) estimated at "
+    r"its resolver; residency (\d+\.\d+) us a tracked page: the first arming's (\d+) tracked pages estimated at "
     r"(\d+\.\d+) ms more", text)]
 rows = [(int(n), float(full), float(resolver)) for n, full, resolver in
         re.findall(r"pagefault: region \d+: (\d+) faults, \d+ page states visited, (\d+\.\d+) ms on the faulting "
@@ -22,7 +21,7 @@ def near(got, want):  # to the log's rounding: 1 ns a figure in us, 1 us in ms
 
 
 if trials:
-    protect, fault, trip, resid, pages, total, estimate = trials[0]
-    print("priced", near(estimate * 1e3, total * resid + pages * protect + pages * fault / team))
+    protect, fault, trip, resid, total, estimate = trials[0]
+    print("priced", near(estimate * 1e3, total * resid), "tracked", int(total), "residency read", resid > 0)
     beyond = [((full - resolver) * 1e3, n * trip) for n, full, resolver in rows if n > 0]
     print("sampled", len(beyond) > 0, "charged", bool(beyond) and all(near(got, want) for got, want in beyond))
