@@ -184,7 +184,20 @@ __attribute__((visibility("hidden"))) void om_abi_microtask(int32_t *gtid, int32
  * executions as in the trampoline's. */
 __attribute__((visibility("hidden"))) void om_abi_microtask_alone(int32_t *gtid, int32_t *btid, om_abi_team_t *t)
 {
+    if (__builtin_expect(*btid == 0, 1)) {
+        om_abi_invoke(t->fn, gtid, btid, t->argc, t->regs, t->stack);
+        return;
+    }
+    /* The team formed larger than its record (omp_set_num_threads, the
+     * active levels raised since it settled): the other members enter and
+     * leave their level as a plain team's do, or a team they fork inside
+     * would be keyed at their outer level, an outermost region. */
+    om_thread_t *thr = om_thread_self();
+    if (thr)
+        member_begin(thr, t, *btid);
     om_abi_invoke(t->fn, gtid, btid, t->argc, t->regs, t->stack);
+    if (thr)
+        rt_event_level_leave(&thr->rt);
 }
 
 /* gcc's outlined function: (data). The primary is thread 0. */
@@ -407,6 +420,8 @@ static inline __attribute__((always_inline)) int team_seen(om_thread_t *thr, om_
         }
         if ((runs & RUNS_ALONE) && m->team_size == 1) {
             rt_event_level_enter(&thr->rt, m, 0);
+            t->region = m; /* for a member the record did not foresee (om_abi_microtask_alone) */
+            t->plain = 1;
             return TEAM_ALONE;
         }
     }
