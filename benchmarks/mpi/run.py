@@ -94,15 +94,31 @@ def configurations(a, build, mpirun, cpus):
     return exe, lib, configs
 
 
+def pairs_partner(r, np):
+    """The partner of rank r in pairs (and phase's first half), as mpi_kernels.c's partner_of: r ^ (np / 2), or r
+    itself when that is no rank. Not r + np / 2 unless np / 2 is a power of two (of 6 ranks, 1 pairs with 2)."""
+    p = r ^ (np // 2)
+    return p if p < np else r
+
+
 def oracle_cores(pat, np, cpus):
     """The logical core of each rank in the best static mapping for the pattern: for pairs (and phase, whose
-    first half is pairs) rank r beside its partner r ^ (np / 2), so that every pair shares a node as long as
+    first half is pairs) each rank beside its partner (pairs_partner), so that every pair shares a node as long as
     nodes hold an even number of cores; ring, halo and alltoall as --map-by core (neighbours side by side;
     all-to-all has no better one)."""
-    if pat in ("pairs", "phase") and np % 2 == 0:
-        half = np // 2
-        return [(2 * r if r < half else 2 * (r - half) + 1) % cpus for r in range(np)]
-    return [r % cpus for r in range(np)]
+    if pat not in ("pairs", "phase"):
+        return [r % cpus for r in range(np)]
+    order = []
+    for r in range(np):
+        if r not in order:
+            order.append(r)
+            p = pairs_partner(r, np)
+            if p not in order:
+                order.append(p)
+    cores = [0] * np
+    for k, r in enumerate(order):
+        cores[r] = k % cpus
+    return cores
 
 
 def oracle_rankfile(pat, np, cpus):
