@@ -104,7 +104,7 @@ def pairs_partner(r, np):
 def oracle_cores(pat, np, cpus):
     """The logical core of each rank in the best static mapping for the pattern: for pairs (and phase, whose
     first half is pairs) each rank beside its partner (pairs_partner), so that every pair shares a node as long as
-    nodes hold an even number of cores; ring, halo and alltoall as --map-by core (neighbours side by side;
+    nodes hold an even number of cores (with more ranks than cores, a pair shares its core); ring, halo and alltoall as --map-by core (neighbours side by side;
     all-to-all has no better one)."""
     if pat not in ("pairs", "phase"):
         return [r % cpus for r in range(np)]
@@ -115,9 +115,10 @@ def oracle_cores(pat, np, cpus):
             p = pairs_partner(r, np)
             if p not in order:
                 order.append(p)
+    # More ranks than cores: consecutive ones share a core (k % cpus would part every pair on 2 cores).
     cores = [0] * np
     for k, r in enumerate(order):
-        cores[r] = k % cpus
+        cores[r] = k * cpus // np if np > cpus else k
     return cores
 
 
