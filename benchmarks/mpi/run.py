@@ -139,17 +139,19 @@ def run_host(a, exe, configs, pat, cpus):
     rankfile = tempfile.NamedTemporaryFile("w", prefix="oracle-", suffix=".rf", delete=False)
     with rankfile:
         rankfile.write(oracle_rankfile(pat, a.np, cpus))
-    for _ in range(a.reps):
-        for name, cmd in configs:
-            full = command(cmd, name, pat, {pat: rankfile.name}) + [exe, pat, str(a.bytes), str(a.iters),
-                                                                   str(a.local_mib)]
-            p = subprocess.run(full, capture_output=True, text=True, timeout=600)
-            line = [l for l in p.stdout.splitlines() if l.startswith(pat + " ")]
-            if p.returncode or not line:
-                failed[name] += 1
-                continue
-            times[name].append(float(line[0].split()[1]))
-    os.unlink(rankfile.name)
+    try:
+        for _ in range(a.reps):
+            for name, cmd in configs:
+                full = command(cmd, name, pat, {pat: rankfile.name}) + [exe, pat, str(a.bytes), str(a.iters),
+                                                                       str(a.local_mib)]
+                p = subprocess.run(full, capture_output=True, text=True, timeout=600)
+                line = [l for l in p.stdout.splitlines() if l.startswith(pat + " ")]
+                if p.returncode or not line:
+                    failed[name] += 1
+                    continue
+                times[name].append(float(line[0].split()[1]))
+    finally:
+        os.unlink(rankfile.name)
     return times, failed
 
 

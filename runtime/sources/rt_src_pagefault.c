@@ -92,13 +92,14 @@
  * The budget (OMP_PLACEMENT budget=, 2 % by default, off: none): what the
  * sampler spends (its armings and disarms, timed, and what each fault
  * costs, the resolver's time and the round trip beyond it, shared by the
- * armed team's threads, which fault side by side) stays within that share of the program's run so far
- * (since this source started, at the runtime's start): a fresh arming is
- * made only when what was spent and what the latest arming cost (its
- * estimate) fit. The first arming has none: the budget is asked again once
- * it has read the maps and timed a fault, with what it cost so far and the
- * faults it would cause as the estimate (refused then, nothing is
- * protected). A region or loop whose sample shows a thread with most of
+ * armed team's threads, which fault side by side) stays within that share
+ * of the program's run so far (since this source started, at the
+ * runtime's start): a fresh arming is made only when what was spent and
+ * what the latest arming cost (its estimate) fit. The first arming has
+ * none: the budget is asked again once it has read the maps and sampled a
+ * page of its own, with what it cost so far and every tracked page's
+ * residency read (what grows with the program's memory) as the estimate
+ * (refused then, nothing is protected). A region or loop whose sample shows a thread with most of
  * its references remote (rt_sample_t.promising) has evidence that a move
  * may gain, and may spend PL_PROMISE_FACTOR times as much (pl_promising,
  * pl_budget_fits). Refused, the execution runs unsampled and
