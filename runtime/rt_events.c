@@ -453,6 +453,19 @@ static void loop_close(rt_thread_t *thr, int timed)
         counters_end(c);
 }
 
+/* Thread i of loop c where c's mapping puts it. A loop that rests (its
+ * source waits for the budget) still moves its team: a worker that skipped
+ * its move while the loop rested after a decision (its verification's
+ * sample waiting) stayed on its CPU, which the primary had just moved to:
+ * two threads on one (patterns' swapped-long in the paced 2-node VM: 1.43 x
+ * `off` in one run of two, and good mappings rolled back, measured with
+ * both threads on one CPU). */
+static void loop_repin(rt_thread_t *thr, rt_region_t *c, int i)
+{
+    if (c->pins_applied)
+        repin(thr, c, __atomic_load_n(&c->pin_cpu[i], __ATOMIC_RELAXED), RT_MOVER_LOOP);
+}
+
 void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
 {
     if (thr->depth != 1)
@@ -486,23 +499,28 @@ void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
             return; /* counted from its next execution, which every thread sees begin */
         }
         /* Resting while its source waits (its budget): not timed, not
-         * armed, counted; the team's threads see the flag and skip it too. */
+         * armed, counted; the team's threads see the flag and skip it too,
+         * but go where its mapping puts them (loop_repin). */
         if (c->resting && rt_event_resting(c)) {
             rt_region_count_untimed(c);
+            loop_repin(thr, c, i);
             return;
         }
         thr->ws = c;
         if (c->measuring)
             loop_arm(c, r);
     } else {
-        if (!c || __atomic_load_n(&c->resting, __ATOMIC_RELAXED))
+        if (!c)
             return;
+        if (__atomic_load_n(&c->resting, __ATOMIC_RELAXED)) {
+            loop_repin(thr, c, i);
+            return;
+        }
         thr->ws = c;
     }
     if (__atomic_load_n(&c->slot[i].member, __ATOMIC_RELAXED) != thr)
         __atomic_store_n(&c->slot[i].member, thr, __ATOMIC_RELAXED);
-    if (c->pins_applied)
-        repin(thr, c, __atomic_load_n(&c->pin_cpu[i], __ATOMIC_RELAXED), RT_MOVER_LOOP);
+    loop_repin(thr, c, i);
     if (c->measuring && !c->confirming)
         c->seen_cpu[i] = sched_getcpu();
     thr->ws_timed = !rt_region_settled(c);
