@@ -971,20 +971,26 @@ static void charge(uint64_t ns)
     __atomic_store_n(&arming_ns, arming_ns + ns, __ATOMIC_RELAXED);
 }
 
-/* What the faults since they were last charged cost their threads: the
- * resolver's time and, for each, the round trip beyond it. */
+/* What faults cost their threads: the resolver's time and, for each, the
+ * round trip beyond it. */
+static uint64_t faults_cost(uint64_t resolver_ns, uint64_t faults)
+{
+    return resolver_ns + faults * fault_trip_ns;
+}
+
+/* ... of the faults since they were last charged. */
 static uint64_t faults_ns(void)
 {
-    return __atomic_load_n(&tab->fault_ns, __ATOMIC_RELAXED) +
-           __atomic_load_n(&tab->uncharged, __ATOMIC_RELAXED) * fault_trip_ns;
+    return faults_cost(__atomic_load_n(&tab->fault_ns, __ATOMIC_RELAXED),
+                       __atomic_load_n(&tab->uncharged, __ATOMIC_RELAXED));
 }
 
 /* The faults' cost since it was last charged, shared by the armed team's
  * threads (they fault side by side). lock held. */
 static void charge_faults(void)
 {
-    uint64_t ns = __atomic_exchange_n(&tab->fault_ns, 0, __ATOMIC_RELAXED) +
-                  __atomic_exchange_n(&tab->uncharged, 0, __ATOMIC_RELAXED) * fault_trip_ns;
+    uint64_t ns = faults_cost(__atomic_exchange_n(&tab->fault_ns, 0, __ATOMIC_RELAXED),
+                              __atomic_exchange_n(&tab->uncharged, 0, __ATOMIC_RELAXED));
     int n = __atomic_load_n(&tab->team_size, __ATOMIC_RELAXED);
     charge(ns / (uint64_t)(n > 0 ? n : 1));
 }
