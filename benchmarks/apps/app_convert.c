@@ -1,8 +1,9 @@
 /* app_convert.c: ImageMagick resizing, blurring and sharpening a large generated image through MagickWand (the library functions `convert -resize -blur -sharpen` runs), for the benchmark harness: a Debian library built against libgomp, unmodified. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <wand/MagickWand.h>
+
+#include "app_clock.h"
 
 /* Usage: app-convert [SIDE]
  * A SIDE x SIDE image (1000 by default) of smooth waves and sharp edges, generated here (ImageMagick's
@@ -10,13 +11,6 @@
  * 0x2, sharpen 0x1: ImageMagick's OpenMP loops. Timed; then the result's pixel signature (ImageMagick's
  * SHA-256 of the pixels) as "Checksum = ...": the harness checks every configuration's output is the
  * first run's. "Verification = SUCCESSFUL" when every step succeeded and the image is 1.5 x SIDE square. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Fill the wand's image, row by row: a deterministic picture with gradients and edges. */
 static int generate(MagickWand *wand, long side)
 {
@@ -53,11 +47,11 @@ int main(int argc, char **argv)
     PixelWand *black = NewPixelWand();
     PixelSetColor(black, "black");
     int ok = MagickNewImage(wand, (size_t)side, (size_t)side, black) == MagickTrue && generate(wand, side);
-    double t0 = now();
+    double t0 = app_now();
     ok = ok && MagickResizeImage(wand, (size_t)(side * 3 / 2), (size_t)(side * 3 / 2), LanczosFilter, 1.0) == MagickTrue;
     ok = ok && MagickBlurImage(wand, 0, 2) == MagickTrue;
     ok = ok && MagickSharpenImage(wand, 0, 1) == MagickTrue;
-    double secs = now() - t0;
+    double secs = app_now() - t0;
     ok = ok && MagickGetImageWidth(wand) == (size_t)(side * 3 / 2) && MagickGetImageHeight(wand) == (size_t)(side * 3 / 2);
     char *signature = ok ? MagickGetImageSignature(wand) : NULL;
     printf("app-convert: %ldx%ld image, resize 150%%, blur 0x2, sharpen 0x1\n", side, side);

@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "app_clock.h"
 
 /* From libgomp.so.1, which libfftw3_omp needs anyway (this caller is linked to it, never built with
  * -fopenmp): the team size the OpenMP runtime would give a region, OMP_NUM_THREADS included. */
@@ -23,13 +24,6 @@ int omp_get_max_threads(void);
  * "Verification = SUCCESSFUL" when the round trip divided by N^3 is the input to 1e-12 (relative to
  * the input's largest magnitude) and 8 entries of the spectrum agree with a plain sum to 1e-9
  * (relative to the sum of the input's magnitudes). */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* FNV-1a's step over 64-bit words instead of bytes: a result's bits, an eighth of the serial work (which
  * the paced VM charges like the transforms). */
 static uint64_t hash_words(uint64_t h, const void *p, size_t bytes)
@@ -86,10 +80,10 @@ int main(int argc, char **argv)
         return 1;
     }
     /* FFTW_ESTIMATE never writes the arrays while planning; preserve the input of both transforms. */
-    double t0 = now();
+    double t0 = app_now();
     fftw_plan fwd = fftw_plan_dft_3d(n, n, n, in, spec, FFTW_FORWARD, FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
     fftw_plan bwd = fftw_plan_dft_3d(n, n, n, spec, back, FFTW_BACKWARD, FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
-    double t_plan = now() - t0;
+    double t_plan = app_now() - t0;
     if (!fwd || !bwd) {
         fprintf(stderr, "app-fftw: no plan for %d^3 with %d threads\n", n, threads);
         return 1;
@@ -111,12 +105,12 @@ int main(int argc, char **argv)
     }
     double t_fwd = 0, t_bwd = 0;
     for (int r = 0; r < reps; r++) {
-        double a = now();
+        double a = app_now();
         fftw_execute(fwd);
-        double b = now();
+        double b = app_now();
         fftw_execute(bwd);
         t_fwd += b - a;
-        t_bwd += now() - b;
+        t_bwd += app_now() - b;
     }
     double scale = 1.0 / (double)total, err = 0;
     for (size_t i = 0; i < total; i++) {
