@@ -179,7 +179,6 @@ typedef struct tables {
     int      team_size;
     int      node_of_kernel[MAX_NODES]; /* kernel node -> topology node, -1 */
     int      node_of_cpu[4096];         /* cpu -> topology node, -1 */
-    uint64_t faults;
     uint64_t fault_ns;                /* the resolver's time since it was last charged */
     uint64_t uncharged;               /* ... and the faults it resolved since */
 } tables_t;
@@ -532,7 +531,6 @@ static int resolve(void *addr, int code, void *ctx)
             __atomic_store_n(&tab->log[k].addr, (uint64_t)(uintptr_t)addr, __ATOMIC_RELEASE);
         }
     }
-    __atomic_fetch_add(&tab->faults, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&tab->fault_ns, rt_now_ns() - t0, __ATOMIC_RELAXED);
     __atomic_fetch_add(&tab->uncharged, 1, __ATOMIC_RELAXED);
     return RT_FAULT_RESOLVED;
@@ -978,13 +976,6 @@ static uint64_t faults_cost(uint64_t resolver_ns, uint64_t faults)
     return resolver_ns + faults * fault_trip_ns;
 }
 
-/* ... of the faults since they were last charged. */
-static uint64_t faults_ns(void)
-{
-    return faults_cost(__atomic_load_n(&tab->fault_ns, __ATOMIC_RELAXED),
-                       __atomic_load_n(&tab->uncharged, __ATOMIC_RELAXED));
-}
-
 /* The faults' cost since it was last charged, shared by the armed team's
  * threads (they fault side by side). lock held. */
 static void charge_faults(void)
@@ -1248,7 +1239,9 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
         pthread_mutex_unlock(&lock);
         return 0;
     }
-    uint64_t resolver_ns = __atomic_load_n(&tab->fault_ns, __ATOMIC_RELAXED), fault_ns = faults_ns(); /* the log */
+    /* For the log: the faults since they were last charged, before this charges them. */
+    uint64_t resolver_ns = __atomic_load_n(&tab->fault_ns, __ATOMIC_RELAXED);
+    uint64_t faults = __atomic_load_n(&tab->uncharged, __ATOMIC_RELAXED);
     /* A loop that samples on keeps its sample for its next execution. */
     held = armed_running && r->record;
     if (!held)
@@ -1262,8 +1255,8 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: %llu faults, %zu page states visited, %.3f ms on the faulting threads, "
                "%.3f ms of it in the resolver", r->id,
-               (unsigned long long)__atomic_exchange_n(&tab->faults, 0, __ATOMIC_RELAXED), seen,
-               1e-6 * (double)fault_ns, 1e-6 * (double)resolver_ns);
+               (unsigned long long)faults, seen, 1e-6 * (double)faults_cost(resolver_ns, faults),
+               1e-6 * (double)resolver_ns);
     int nd = r->nnodes;
     if (!r->record)
         return 1;
