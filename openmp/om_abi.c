@@ -190,14 +190,10 @@ __attribute__((visibility("hidden"))) void om_abi_microtask_alone(int32_t *gtid,
     }
     /* The team formed larger than its record (omp_set_num_threads, the
      * active levels raised since it settled): the other members enter and
-     * leave their level as a plain team's do, or a team they fork inside
-     * would be keyed at their outer level, an outermost region. */
-    om_thread_t *thr = om_thread_self();
-    if (thr)
-        member_begin(thr, t, *btid);
-    om_abi_invoke(t->fn, gtid, btid, t->argc, t->regs, t->stack);
-    if (thr)
-        rt_event_level_leave(&thr->rt);
+     * leave their level as a plain team's do (team_seen set t->plain), or a
+     * team they fork inside would be keyed at their outer level, an
+     * outermost region. */
+    om_abi_microtask(gtid, btid, t);
 }
 
 /* gcc's outlined function: (data). The primary is thread 0. */
