@@ -1,5 +1,6 @@
 /* rt_fault.c: the runtime's single SIGSEGV dispatcher (see rt_fault.h for the contract). */
 #include "rt_fault.h"
+#include "rt_sys.h"
 #include "rt_task.h"
 
 #include <errno.h>
@@ -315,8 +316,12 @@ int rt_fault_exclude_thread(void)
     uintptr_t tp = (uintptr_t)__builtin_thread_pointer(), page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t lo = tp > RT_FAULT_TLS_BELOW ? (tp - RT_FAULT_TLS_BELOW) & ~(page - 1) : 0;
     int rc = rt_fault_exclude(lo, (tp + RT_FAULT_TCB_ABOVE + page - 1) & ~(page - 1));
+    /* The initial thread's stack is the [stack] mapping, which no source
+     * tracks, and glibc finds its bounds by reading the whole of
+     * /proc/self/maps through stdio: in the paced 2-node VM that read came
+     * on top of the page sampler's own at OpenBLAS's first fork. */
     uintptr_t stack_lo, stack_hi;
-    if (rt_task_own_stack(&stack_lo, &stack_hi) == 0 && stack_hi > stack_lo)
+    if (rt_gettid() != getpid() && rt_task_own_stack(&stack_lo, &stack_hi) == 0 && stack_hi > stack_lo)
         rc |= rt_fault_exclude(stack_lo, stack_hi);
     return rc ? -1 : 0;
 }

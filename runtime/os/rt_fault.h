@@ -120,7 +120,8 @@ void rt_fault_get_stats(rt_fault_stats_t *out);
 #define RT_FAULT_TCB_ABOVE (16u * 1024u)    /* struct pthread above it */
 /* [lo, hi) never protected. 0, or -1 with errno EINVAL / ENOMEM (table full). */
 int rt_fault_exclude(uintptr_t lo, uintptr_t hi);
-/* The calling thread's TCB, static TLS and stack. 0 or -1 with errno. */
+/* The calling thread's TCB, static TLS and stack (not the initial thread's stack: the [stack]
+ * mapping, which no source tracks). 0 or -1 with errno. */
 int rt_fault_exclude_thread(void);
 /* Whether [lo, hi) overlaps an excluded range; if so *next is the end of
  * the furthest overlapping one (where protection may resume). */
