@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""app_fasttree.py: FastTree's OpenMP build (Debian's fasttree, /usr/bin/fasttreeMP, linked to libgomp.so.1) inferring a tree from a generated nucleotide alignment, for the benchmark harness: a Debian program built against libgomp, unmodified, run by a small caller (build/bin/app-fasttree)."""
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+# The build writes the fasttreeMP it found (benchmarks/apps/CMakeLists.txt); the copy in the source tree
+# can only write alignments (--alignment).
+FASTTREE = "@OMPNUMA_FASTTREE@"
+
+SEED = 29
+MEAN_BRANCH = 0.05
+# Four equally likely rate classes, the means of the quartiles of a Gamma distribution of shape 1 (mean 1):
+# sites that evolve at different speeds, which FastTree's CAT model (20 rate categories) fits per site.
+RATES = (0.1370, 0.4767, 1.0000, 2.3863)
+
+USAGE = """usage: app-fasttree [TAXA [SITES]]
+       app-fasttree --alignment TAXA SITES > FILE.fa
+
+A nucleotide alignment of TAXA sequences (200 by default) of SITES sites (1000 by default), generated
+here from a fixed seed: a random binary tree of TAXA leaves (two random subtrees joined at a time),
+branch lengths exponential with mean %.2f substitutions a site, a uniform random root sequence evolved
+down the tree under Jukes-Cantor, each site in one of four rate classes (Gamma of shape 1 in quartiles).
+The same arguments give the same alignment in every run (Python's random.Random, one fixed seed).
+Then `fasttreeMP -nt -nopr` on it, FastTree's defaults otherwise (its own seed fixed: one tree for one
+alignment, whatever the team size); its stderr is copied to this caller's stderr after it ends.
+"Time in seconds = ..." is fasttreeMP's run, from its start to its exit, the generation left out.
+"Checksum = ..." is FNV-1a of the Newick tree it printed, so "identical" is byte for byte.
+"Verification = SUCCESSFUL" when it exited with 0 and printed one Newick tree with every taxon once,
+and the tree has at least 80 %% of the generating tree's splits.""" % MEAN_BRANCH
+
+
+def generate(taxa, sites, seed=SEED):
+    """(FASTA text, the generating tree's splits): TAXA sequences of SITES sites, named t00000, ... The
+    splits are those of the unrooted tree (_normal_splits)."""
+    rng = random.Random(seed)
+    # The tree: nodes 0..taxa-1 are the leaves, each join makes the next node; parent[c] = (node, length).
+    pool, parent, kids = list(range(taxa)), {}, {}
+    node = taxa
+    while len(pool) > 1:
+        a = pool.pop(rng.randrange(len(pool)))
+        b = pool.pop(rng.randrange(len(pool)))
+        kids[node] = (a, b)
+        parent[a] = (node, rng.expovariate(1 / MEAN_BRANCH))
+        parent[b] = (node, rng.expovariate(1 / MEAN_BRANCH))
+        pool.append(node)
+        node += 1
+    root = pool[0]
+    klass = [rng.randrange(len(RATES)) for _ in range(sites)]
+    by_class = [[i for i in range(sites) if klass[i] == c] for c in range(len(RATES))]
+    other = {c: bytes(x for x in b"ACGT" if x != c) for c in b"ACGT"}
+    seq = {root: bytearray(rng.choice(b"ACGT") for _ in range(sites))}
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        for c in kids.get(v, ()):
+            s = bytearray(seq[v])
+            for rate, where in zip(RATES, by_class):
+                # Jukes-Cantor: a site of rate r changes over length t with probability 3/4 (1 - e^(-4rt/3)),
+                # to one of the three other bases; which sites change is a binomial sample of the class.
+                p = 0.75 * (1 - math.exp(-4 * rate * parent[c][1] / 3))
+                for i in rng.sample(where, _binomial(rng, len(where), p)):
+                    s[i] = rng.choice(other[s[i]])
+            seq[c] = s
+            stack.append(c)
+        if v >= taxa:
+            del seq[v]  # an inner node's sequence, once its children have theirs
+    fasta = "".join(">t%05d\n%s\n" % (i, seq[i].decode()) for i in range(taxa))
+    # The splits of the unrooted tree: the leaves under each edge, as a bit mask.
+    under = {i: 1 << i for i in range(taxa)}
+    for v in range(taxa, root + 1):
+        under[v] = under[kids[v][0]] | under[kids[v][1]]
+    return fasta, _normal_splits((under[v] for v in range(taxa, root)), taxa)
+
+
+def _binomial(rng, n, p):
+    """A Binomial(n, p) draw by geometric skips between successes: one draw of rng per success."""
+    if p <= 0:
+        return 0
+    if p >= 1:
+        return n
+    lq, k, i = math.log1p(-p), 0, -1
+    while True:
+        i += int(math.log(1 - rng.random()) / lq) + 1
+        if i >= n:
+            return k
+        k += 1
+
+
+def _normal_splits(masks, taxa):
+    """The non-trivial splits among leaf masks, each written as the side without leaf 0, so that an edge
+    and its complement are one split."""
+    full = (1 << taxa) - 1
+    out = set()
+    for m in masks:
+        m = m if not m & 1 else full & ~m
+        if 2 <= bin(m).count("1") <= taxa - 2:
+            out.add(m)
+    return out
+
+
+def newick_splits(text, taxa):
+    """The splits of one Newick tree over the leaves t00000..t<taxa-1> (support values and branch lengths
+    skipped), or a ValueError saying why it is not one tree with every taxon once."""
+    text = text.strip()
+    if not text.endswith(";") or text.count(";") != 1:
+        raise ValueError("not one Newick tree ending in ';'")
+    stack, masks, seen = [0], [], 0
+    for tok in re.findall(r"[(),;]|[^(),;]+", text):
+        if tok == "(":
+            stack.append(0)
+        elif tok in ",);":
+            if tok == ")":
+                under = stack.pop()
+                if not stack:
+                    raise ValueError("unbalanced ')'")
+                stack[-1] |= under
+                masks.append(under)
+        else:
+            name = tok.split(":")[0].strip()
+            m = re.fullmatch(r"t(\d{5})", name)
+            if m is None:
+                if re.fullmatch(r"[0-9.eE+-]*", name):
+                    continue  # a branch length alone, or an inner node's support value
+                raise ValueError("unknown taxon %r" % name)
+            bit = 1 << int(m.group(1))
+            if int(m.group(1)) >= taxa or seen & bit:
+                raise ValueError("taxon %s unknown or twice" % name)
+            seen |= bit
+            stack[-1] |= bit
+    if len(stack) != 1:
+        raise ValueError("unbalanced '('")
+    if seen != (1 << taxa) - 1:
+        raise ValueError("%d of %d taxa in the tree" % (bin(seen).count("1"), taxa))
+    return _normal_splits(masks, taxa)
+
+
+def fnv1a(data):
+    """64-bit FNV-1a of bytes, as 16 hex digits (the corpus's checksums)."""
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return "%016x" % h
+
+
+def main(argv):
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
+    alignment = argv[:1] == ["--alignment"]
+    args = argv[1:] if alignment else argv
+    try:
+        taxa, sites = ([int(x) for x in args] + [200, 1000][len(args):]) if len(args) <= 2 else (0, 0)
+    except ValueError:
+        taxa = sites = 0
+    if not 4 <= taxa <= 99999 or not 1 <= sites <= 10000000:
+        print("app-fasttree: TAXA 4..99999, SITES 1..10000000\n" + USAGE, file=sys.stderr)
+        return 2
+    fasta, truth = generate(taxa, sites)
+    if alignment:
+        sys.stdout.write(fasta)
+        return 0
+    if FASTTREE.startswith("@"):
+        print("app-fasttree: run the build's copy, build/bin/app-fasttree (it knows where fasttreeMP is)",
+              file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="app-fasttree.") as d:
+        path = os.path.join(d, "alignment.fa")
+        with open(path, "w") as f:
+            f.write(fasta)
+        t0 = time.monotonic()
+        run = subprocess.run([FASTTREE, "-nt", "-nopr", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        seconds = time.monotonic() - t0
+    err = run.stderr.decode(errors="replace")
+    sys.stderr.write(err)
+    tree = run.stdout
+    threads = re.search(r"OpenMP \((\d+) threads\)", err)
+    lnl = re.findall(r"LogLk = (-?[0-9.]+)", err)
+    print("app-fasttree: %s -nt, %d taxa, %d sites, seed %d, %s threads" % (
+        os.path.basename(FASTTREE), taxa, sites, SEED, threads.group(1) if threads else "?"))
+    why = ""
+    if run.returncode != 0:
+        why = "fasttreeMP exit status %d" % run.returncode
+    else:
+        try:
+            found = newick_splits(tree.decode(errors="replace"), taxa)
+            kept = len(found & truth)
+            print("Splits of the generating tree found = %d of %d" % (kept, len(truth)))
+            print("Splits not in the generating tree = %d of %d" % (len(found - truth), len(found)))
+            if kept < 0.8 * len(truth):
+                why = "fewer than 80 % of the generating tree's splits"
+        except ValueError as e:
+            why = "its output: %s" % e
+    if lnl:
+        print("Log-likelihood = %s" % lnl[-1])
+    print("Checksum = %s" % fnv1a(tree))
+    print("Time in seconds = %.6f" % seconds)
+    if why:
+        print("app-fasttree: verification failed: " + why, file=sys.stderr)
+    print("Verification = %s" % ("UNSUCCESSFUL" if why else "SUCCESSFUL"))
+    return 1 if why else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
