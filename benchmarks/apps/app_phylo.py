@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""app_fasttree.py: FastTree's OpenMP build (Debian's fasttree, /usr/bin/fasttreeMP, linked to libgomp.so.1) inferring a tree from a generated nucleotide alignment, for the benchmark harness: a Debian program built against libgomp, unmodified, run by a small caller (build/bin/app-fasttree)."""
+"""app_phylo.py: Debian's OpenMP phylogenetics programs, FastTree (fasttree's fasttreeMP) and IQ-TREE (iqtree's iqtree2), both linked to libgomp.so.1, inferring a tree from a generated nucleotide alignment, for the benchmark harness: Debian programs built against libgomp, unmodified, run by a small caller (build/bin/app-fasttree, build/bin/app-iqtree)."""
 import math
 import os
 import random
@@ -9,9 +9,10 @@ import sys
 import tempfile
 import time
 
-# The build writes the fasttreeMP it found (benchmarks/apps/CMakeLists.txt); the copy in the source tree
-# can only write alignments (--alignment).
-FASTTREE = "@OMPNUMA_FASTTREE@"
+# The build writes one copy of this script per program it found (benchmarks/apps/CMakeLists.txt): which
+# program, and its path. The copy in the source tree can only write alignments (--alignment).
+PROGRAM = "@OMPNUMA_PHYLO_PROGRAM@"
+PROGRAM_PATH = "@OMPNUMA_PHYLO_PATH@"
 
 SEED = 29
 MEAN_BRANCH = 0.05
@@ -20,19 +21,23 @@ MEAN_BRANCH = 0.05
 RATES = (0.1370, 0.4767, 1.0000, 2.3863)
 
 USAGE = """usage: app-fasttree [TAXA [SITES]]
-       app-fasttree --alignment TAXA SITES > FILE.fa
+       app-iqtree [TAXA [SITES]]
+       app-fasttree --alignment [TAXA [SITES]] > FILE.fa
 
 A nucleotide alignment of TAXA sequences (200 by default) of SITES sites (1000 by default), generated
 here from a fixed seed: a random binary tree of TAXA leaves (two random subtrees joined at a time),
 branch lengths exponential with mean %.2f substitutions a site, a uniform random root sequence evolved
 down the tree under Jukes-Cantor, each site in one of four rate classes (Gamma of shape 1 in quartiles).
 The same arguments give the same alignment in every run (Python's random.Random, one fixed seed).
-Then `fasttreeMP -nt -nopr` on it, FastTree's defaults otherwise (its own seed fixed: one tree for one
-alignment, whatever the team size); its stderr is copied to this caller's stderr after it ends.
-"Time in seconds = ..." is fasttreeMP's run, from its start to its exit, the generation left out.
-"Checksum = ..." is FNV-1a of the Newick tree it printed, so "identical" is byte for byte.
-"Verification = SUCCESSFUL" when it exited with 0 and printed one Newick tree with every taxon once,
-and the tree has at least 80 %% of the generating tree's splits.""" % MEAN_BRANCH
+Then the program on it, its own seed fixed (one tree for one alignment, whatever the team size):
+  app-fasttree: fasttreeMP -nt -nopr, FastTree's defaults otherwise (the team: OMP_NUM_THREADS);
+  app-iqtree:   iqtree2 -m JC+G4 -fast -seed %d -nt N -quiet, N the first number of OMP_NUM_THREADS, or
+                the CPUs this process may run on (IQ-TREE takes no thread count from OpenMP's variables).
+Its stdout and stderr (other than the tree) are copied to this caller's stderr after it ends.
+"Time in seconds = ..." is the program's run, from its start to its exit, the generation left out.
+"Checksum = ..." is FNV-1a of the Newick tree it wrote, so "identical" is byte for byte.
+"Verification = SUCCESSFUL" when it exited with 0 and wrote one Newick tree with every taxon once,
+and the tree has at least 80 %% of the generating tree's splits.""" % (MEAN_BRANCH, SEED)
 
 
 def generate(taxa, sites, seed=SEED):
@@ -148,7 +153,51 @@ def fnv1a(data):
     return "%016x" % h
 
 
+def run_fasttree(alignment, workdir):
+    """(command, exit status, the tree's bytes, threads it reported, its log-likelihood, the rest of its
+    output)."""
+    cmd = [PROGRAM_PATH, "-nt", "-nopr", alignment]
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    err = run.stderr.decode(errors="replace")
+    threads = re.search(r"OpenMP \((\d+) threads\)", err)
+    lnl = re.findall(r"LogLk = (-?[0-9.]+)", err)
+    return cmd, run.returncode, run.stdout, threads and threads.group(1), lnl and lnl[-1], err
+
+
+def iqtree_threads():
+    """The team IQ-TREE is told to run (-nt): OMP_NUM_THREADS's first number, else the CPUs it may use."""
+    first = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    return int(first) if first.isdigit() and int(first) > 0 else len(os.sched_getaffinity(0))
+
+
+def run_iqtree(alignment, workdir):
+    """Like run_fasttree: IQ-TREE writes its tree and report into files named after -pre."""
+    pre = os.path.join(workdir, "run")
+    cmd = [PROGRAM_PATH, "-s", alignment, "-m", "JC+G4", "-fast", "-seed", str(SEED),
+           "-nt", str(iqtree_threads()), "-pre", pre, "-quiet"]
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
+    tree = log = ""
+    for suffix in (".treefile", ".log"):
+        try:
+            with open(pre + suffix, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        if suffix == ".treefile":
+            tree = data
+        else:
+            log = data.decode(errors="replace")
+    threads = re.search(r"Kernel:.* (\d+) threads", log)
+    lnl = re.findall(r"BEST SCORE FOUND : (-?[0-9.]+)", log)
+    return cmd, run.returncode, tree or b"", threads and threads.group(1), lnl and lnl[-1], out
+
+
+RUNNERS = {"fasttree": run_fasttree, "iqtree": run_iqtree}
+
+
 def main(argv):
+    name = "app-" + (PROGRAM if PROGRAM in RUNNERS else "phylo")
     if argv[:1] in (["-h"], ["--help"]):
         print(USAGE)
         return 0
@@ -159,33 +208,32 @@ def main(argv):
     except ValueError:
         taxa = sites = 0
     if not 4 <= taxa <= 99999 or not 1 <= sites <= 10000000:
-        print("app-fasttree: TAXA 4..99999, SITES 1..10000000\n" + USAGE, file=sys.stderr)
+        print("%s: TAXA 4..99999, SITES 1..10000000\n%s" % (name, USAGE), file=sys.stderr)
         return 2
     fasta, truth = generate(taxa, sites)
     if alignment:
         sys.stdout.write(fasta)
         return 0
-    if FASTTREE.startswith("@"):
-        print("app-fasttree: run the build's copy, build/bin/app-fasttree (it knows where fasttreeMP is)",
+    if PROGRAM not in RUNNERS:
+        print("%s: run the build's copies, build/bin/app-fasttree or app-iqtree (they know their program)" % name,
               file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="app-fasttree.") as d:
+    with tempfile.TemporaryDirectory(prefix=name + ".") as d:
         path = os.path.join(d, "alignment.fa")
         with open(path, "w") as f:
             f.write(fasta)
         t0 = time.monotonic()
-        run = subprocess.run([FASTTREE, "-nt", "-nopr", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        cmd, status, tree, threads, lnl, rest = RUNNERS[PROGRAM](path, d)
         seconds = time.monotonic() - t0
-    err = run.stderr.decode(errors="replace")
-    sys.stderr.write(err)
-    tree = run.stdout
-    threads = re.search(r"OpenMP \((\d+) threads\)", err)
-    lnl = re.findall(r"LogLk = (-?[0-9.]+)", err)
-    print("app-fasttree: %s -nt, %d taxa, %d sites, seed %d, %s threads" % (
-        os.path.basename(FASTTREE), taxa, sites, SEED, threads.group(1) if threads else "?"))
+    sys.stderr.write(rest)
+    # The command as a reader would type it: the files this caller names left out (-s FILE, -pre FILE).
+    shown = [x for i, x in enumerate(cmd) if not x.startswith(d) and not (
+        x in ("-s", "-pre") and i + 1 < len(cmd) and cmd[i + 1].startswith(d))]
+    print("%s: %s %s, %d taxa, %d sites, seed %d, %s threads" % (
+        name, os.path.basename(shown[0]), " ".join(shown[1:]), taxa, sites, SEED, threads or "?"))
     why = ""
-    if run.returncode != 0:
-        why = "fasttreeMP exit status %d" % run.returncode
+    if status != 0:
+        why = "%s exit status %d" % (os.path.basename(cmd[0]), status)
     else:
         try:
             found = newick_splits(tree.decode(errors="replace"), taxa)
@@ -195,13 +243,13 @@ def main(argv):
             if kept < 0.8 * len(truth):
                 why = "fewer than 80 % of the generating tree's splits"
         except ValueError as e:
-            why = "its output: %s" % e
+            why = "its tree: %s" % e
     if lnl:
-        print("Log-likelihood = %s" % lnl[-1])
+        print("Log-likelihood = %s" % lnl)
     print("Checksum = %s" % fnv1a(tree))
     print("Time in seconds = %.6f" % seconds)
     if why:
-        print("app-fasttree: verification failed: " + why, file=sys.stderr)
+        print("%s: verification failed: %s" % (name, why), file=sys.stderr)
     print("Verification = %s" % ("UNSUCCESSFUL" if why else "SUCCESSFUL"))
     return 1 if why else 0
 
