@@ -57,6 +57,8 @@ import subprocess
 import sys
 import tempfile
 
+from ompnuma.harness.bench_report import oracle_shares
+
 
 # What Open MPI needs inside the guest (Debian's layout), as tests/mpi/vm-*.test ship it.
 VM_FILES = ["/usr/lib/x86_64-linux-gnu/openmpi", "/usr/share/openmpi", "/etc/openmpi",
@@ -294,7 +296,7 @@ def main():
         else:
             times, failed = run_host(a, exe, configs, pat, cpus)
         ref = statistics.median(times["core"]) if times["core"] else None
-        best = statistics.median(times["oracle"]) if times.get("oracle") else None
+        shares_of = oracle_shares({"median": {name: statistics.median(t) for name, t in times.items() if t}}, "core")
         for name, _ in configs:
             t = times[name]
             if not t:
@@ -304,7 +306,7 @@ def main():
             ratio = med / ref if ref else float("nan")
             share, charged = shares.get((pat, name), (None, None))
             # The share of the oracle's saving this configuration took: (core - it) / (core - oracle).
-            took = (ref - med) / (ref - best) if ref and best and ref - best > 0 and name not in ("core", "oracle") else None
+            took = shares_of.get(name) if name not in ("core", "oracle") else None
             print("{:9s} {:12s} median {:.4f} s  min {:.4f}  max {:.4f}  x{:.3f} of core{}{}{}{}".format(
                 pat, name, med, min(t), max(t), ratio,
                 "" if took is None else "  oracle's saving {:.0f}%".format(100 * took),
