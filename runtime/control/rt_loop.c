@@ -828,15 +828,13 @@ static void end_sampling(rt_region_t *r)
  * will move, and no baseline is needed. Its first sampled execution is a
  * probe (rt_sample_t.probe): a source that pays per sample takes fewer,
  * enough for a home, and the full sample only when the region turns out
- * not to be one. Only outermost regions, and the loops placed inside one
- * of their executions, placed by the region loop alone (a nest's teams
- * decide under one lock, bubbles in their tree): a loop whose threads are
- * at home moves nothing either, and full samples until its decision made
- * the patterns' local-long pay 1.034 x `off` in the paced 2-node VM.
+ * not to be one. Only outermost regions placed by the region loop alone (a
+ * nest's teams decide under one lock, bubbles in their tree, loops by their
+ * own rules).
  */
 static int may_stop_home(const rt_region_t *r)
 {
-    return r->level == 1 && rt_conf->mode == RT_MODE_LOOP && !state(r)->extensions;
+    return !r->construct && r->level == 1 && rt_conf->mode == RT_MODE_LOOP && !state(r)->extensions;
 }
 
 static int home_early(rt_region_t *r)
