@@ -38,8 +38,8 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
         int pindex = d > 0 ? thr->index[d - 1] : -1;
         r = rt_region_get(codeptr, size, parent, pindex);
         if (r)
-            thr->seen[d] = (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r, .requested = requested,
-                                       .parent_index = pindex};
+            rt_seen_put(thr, d, (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r,
+                                            .requested = requested, .parent_index = pindex});
         /* Its decision will find the policy's workspace ready: no page
          * fault while it decides (rt_policy_prepare). */
         if (r && rt_conf->mode != RT_MODE_OFF && rt_conf->mode != RT_MODE_MONITOR)
@@ -250,8 +250,19 @@ void rt_event_region_resized(rt_thread_t *thr, rt_region_t *r, int actual)
 {
     counters_end_forked(thr, r);
     int d = thr->depth;
-    rt_region_t *seen = d < RT_MAX_DEPTH ? thr->seen[d].region : NULL;
-    if (!seen || (seen != r && __atomic_load_n(&seen->redirect, __ATOMIC_RELAXED) != r))
+    if (d >= RT_MAX_DEPTH)
+        return;
+    /* The last sight the primary began r from: r itself, or the record
+     * that redirects to it (the one looked up last, when two of the thread's
+     * last sights lead to r: the other, if it was that one, is set right at
+     * its own next timed execution). */
+    rt_region_t *seen = NULL;
+    for (int w = 0; w < RT_SEEN_WAYS && !seen; w++) {
+        rt_region_t *s = thr->seen[d][w].region;
+        if (s && (s == r || __atomic_load_n(&s->redirect, __ATOMIC_RELAXED) == r))
+            seen = s;
+    }
+    if (!seen)
         return;
     if (actual == seen->team_size)
         __atomic_store_n(&seen->redirect, NULL, __ATOMIC_RELAXED);

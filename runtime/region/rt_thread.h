@@ -10,10 +10,14 @@
 /* Distinct worksharing loops a primary remembers per execution. */
 #define RT_WS_SEEN 64
 
-/* The last region a thread encountered at one level, with its key (the
- * parent is the thread's region one level up, parent_index its number
- * there): a region that recurs skips
- * the table's hash and probe. Records live as long as the table. */
+/* The last regions a thread encountered at one level (RT_SEEN_WAYS of
+ * them, the latest first), with their keys (the parent is the thread's
+ * region one level up, parent_index its number there): a region that recurs
+ * skips the table's hash and probe, also when it alternates with a few
+ * others (IQ-TREE forks its likelihood derivative's region between its
+ * traversal's, whose team is one thread or two: three keys in turn, and a
+ * fourth now and then). Records live as long as the table. */
+#define RT_SEEN_WAYS 4
 typedef struct rt_seen {
     const void        *codeptr;
     const rt_region_t *parent;
@@ -42,7 +46,7 @@ typedef struct rt_thread {
      * region; cleared when one finds it done. A settled region's end skips
      * the source when the bit is clear. */
     unsigned     counting;
-    rt_seen_t    seen[RT_MAX_DEPTH];
+    rt_seen_t    seen[RT_MAX_DEPTH][RT_SEEN_WAYS];
     /* Work units done (implicit tasks ended, loop iterations dispatched to
      * it): written by the thread alone, in its own record, read by the
      * migration monitor once per period (control/rt_monitor.c). */
@@ -68,17 +72,30 @@ typedef struct rt_thread {
 } rt_thread_t;
 _Static_assert(RT_WS_SEEN <= 64, "ws_waiting has a bit per ws_seen entry");
 
-/* The region thr last encountered at level d, when it is the one keyed by
- * (codeptr, requested) under thr's current region; NULL otherwise. */
+/* The region keyed by (codeptr, requested) under thr's current region,
+ * when it is among the last thr encountered at level d; NULL otherwise.
+ * The one last looked up first: a region that recurs alone costs one
+ * key's compare. */
 static inline rt_region_t *rt_seen_at(const rt_thread_t *thr, int d, const void *codeptr, int requested)
 {
-    const rt_seen_t *seen = &thr->seen[d];
     const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
     int pindex = d > 0 ? thr->index[d - 1] : -1;
-    if (seen->codeptr != codeptr || seen->requested != requested || seen->parent != parent ||
-        seen->parent_index != pindex)
-        return NULL;
-    return seen->region;
+    for (int w = 0; w < RT_SEEN_WAYS; w++) {
+        const rt_seen_t *seen = &thr->seen[d][w];
+        if (seen->codeptr == codeptr && seen->requested == requested && seen->parent == parent &&
+            seen->parent_index == pindex)
+            return seen->region;
+    }
+    return NULL;
+}
+
+/* A region thr encountered at level d, looked up in the table: the latest
+ * of its last sights there, the oldest forgotten. */
+static inline void rt_seen_put(rt_thread_t *thr, int d, rt_seen_t seen)
+{
+    for (int w = RT_SEEN_WAYS - 1; w > 0; w--)
+        thr->seen[d][w] = thr->seen[d][w - 1];
+    thr->seen[d][0] = seen;
 }
 
 /* The calling thread, at home, in no region. */
