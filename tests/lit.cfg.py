@@ -8,6 +8,7 @@
 #   %ompt <cmd>                            run on the stock runtime with ompnuma's OMPT tool (OMP_TOOL_LIBRARIES)
 #   %ompnuma                               the command line tool
 #   %bindir %libdir %builddir %srcroot %inputs  paths
+import ctypes.util
 import importlib.machinery
 import importlib.util
 import os
@@ -111,6 +112,10 @@ try:
             config.available_features.add("avx2")
 except OSError:
     pass
+# debuginfod: libdebuginfod is installed, whose servers (DEBUGINFOD_URLS) libdwfl's standard search for
+# separate debug files asks over the network.
+if ctypes.util.find_library("debuginfod"):
+    config.available_features.add("debuginfod")
 # kernel-timing: tests whose outcome depends on how fast the guest kernel
 # scans and migrates (Linux's automatic NUMA balancing); run them with
 # OMPNUMA_TEST_KERNEL_TIMING=1, they are not part of the default suite.

@@ -22,10 +22,15 @@
  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *session;
-static char *debuginfo_path; /* NULL: the default search (.debug, /usr/lib/debug, build ids) */
+static char *debuginfo_path; /* NULL: the default places (/usr/lib/debug) */
+/* A separate debug file is looked for on this machine only, by build id
+ * (/usr/lib/debug/.build-id, where Debian's -dbgsym packages put it):
+ * dwfl_standard_find_debuginfo also asks the debuginfod servers of
+ * DEBUGINFOD_URLS, so a program writing its report at exit would download
+ * debug information, or wait on servers that do not answer. */
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = dwfl_build_id_find_debuginfo,
     .debuginfo_path = &debuginfo_path,
 };
 
