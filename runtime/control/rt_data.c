@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "data/pl_data.h"
 #include "rt_affinity.h"
@@ -17,7 +16,7 @@
 #include "rt_procfs.h"
 #include "rt_settings.h"
 #include "rt_symbol.h"
-#include "rt_sys.h"
+#include "rt_task.h"
 #include "rt_topology.h"
 #include "rt_util.h"
 
@@ -707,7 +706,7 @@ void rt_data_preload(void)
         (rt_conf->report == RT_REPORT_NONE && rt_log_verbosity < 1) ||
         (rt_conf->source != RT_SOURCE_AUTO && rt_conf->source != RT_SOURCE_PERF &&
          rt_conf->source != RT_SOURCE_PAGEFAULT) ||
-        rt_gettid() != getpid() || __atomic_exchange_n(&origin_tried, 1, __ATOMIC_ACQ_REL))
+        !rt_task_initial() || __atomic_exchange_n(&origin_tried, 1, __ATOMIC_ACQ_REL))
         return;
     rt_origin_start(origin_why, sizeof origin_why);
 }

@@ -1,6 +1,5 @@
 /* rt_fault.c: the runtime's single SIGSEGV dispatcher (see rt_fault.h for the contract). */
 #include "rt_fault.h"
-#include "rt_sys.h"
 #include "rt_task.h"
 
 #include <errno.h>
@@ -321,7 +320,7 @@ int rt_fault_exclude_thread(void)
      * /proc/self/maps through stdio: in the paced 2-node VM that read came
      * on top of the page sampler's own at OpenBLAS's first fork. */
     uintptr_t stack_lo, stack_hi;
-    if (rt_gettid() != getpid() && rt_task_own_stack(&stack_lo, &stack_hi) == 0 && stack_hi > stack_lo)
+    if (!rt_task_initial() && rt_task_own_stack(&stack_lo, &stack_hi) == 0 && stack_hi > stack_lo)
         rc |= rt_fault_exclude(stack_lo, stack_hi);
     return rc ? -1 : 0;
 }

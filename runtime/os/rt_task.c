@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rt_procfs.h"
+#include "rt_sys.h"
 #include "rt_task.h"
 
 /* The kernel's encoding of a thread's CPU-time clock (include/linux/posix-timers.h):
@@ -112,6 +113,11 @@ int rt_task_own_stack(uintptr_t *lo, uintptr_t *hi)
     *lo = (uintptr_t)stack;
     *hi = (uintptr_t)stack + size;
     return 0;
+}
+
+int rt_task_initial(void)
+{
+    return rt_gettid() == getpid();
 }
 
 static int count_one(pid_t tid, void *ctx)

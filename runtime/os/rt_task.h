@@ -26,6 +26,10 @@ int rt_task_stat_field(pid_t tid, int field, uint64_t *out);
  * initial thread, its stack mapping. 0, or -1 with errno. */
 int rt_task_own_stack(uintptr_t *lo, uintptr_t *hi);
 
+/* Whether the calling thread is the process's initial thread (main's):
+ * its stack is the [stack] mapping, and its TLS lies apart from it. */
+int rt_task_initial(void);
+
 /* Threads of this process (entries of /proc/self/task), or -1 with errno. */
 int rt_task_count(void);
 

@@ -1,14 +1,13 @@
 /* rt_thread.c: the thread registry: each OpenMP thread's record, found from the thread itself. */
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "rt_affinity.h"
 #include "rt_fault.h"
 #include "rt_log.h"
 #include "rt_pages.h"
 #include "rt_settings.h"
-#include "rt_sys.h"
+#include "rt_task.h"
 #include "rt_thread.h"
 #include "rt_topology.h"
 
@@ -55,7 +54,7 @@ static int bound_node(void)
 static void stack_home(int gtid)
 {
     if (rt_conf->mode == RT_MODE_OFF || rt_conf->dry_run || !rt_mach->ok || rt_mach->topo.nnodes < 2 ||
-        strcmp(rt_mach->topo.origin, "this system") != 0 || rt_gettid() == getpid())
+        strcmp(rt_mach->topo.origin, "this system") != 0 || rt_task_initial())
         return;
     int node = bound_node();
     if (node < 0)
