@@ -96,10 +96,9 @@
  * of the program's run so far (since this source started, at the
  * runtime's start): a fresh arming is made only when what was spent and
  * what the latest arming cost (its estimate) fit. The first arming has
- * none: the budget is asked again once it has read the maps and sampled a
- * page of its own, with what it cost so far and every tracked page's
- * residency read (what grows with the program's memory) as the estimate
- * (refused then, nothing is protected). A region or loop whose sample shows a thread with most of
+ * none: the budget is asked again once it has read the maps, with what it
+ * cost so far and every tracked page's residency read (what grows with the
+ * program's memory) as the estimate (refused then, nothing is protected). A region or loop whose sample shows a thread with most of
  * its references remote (rt_sample_t.promising) has evidence that a move
  * may gain, and may spend PL_PROMISE_FACTOR times as much (pl_promising,
  * pl_budget_fits). Refused, the execution runs unsampled and
@@ -348,9 +347,10 @@ static void start(void)
 
 /* The resolver times itself, but a fault costs its thread more: the trap,
  * the kernel's signal delivery, the dispatcher, sigreturn. So the first
- * arming samples a page of the source's own, as it would one of the
- * program's (the middle page of three: its protection splits the mapping
- * and its fault merges it again; a resolver that does the real one's work),
+ * arming that goes ahead samples a page of the source's own, as it would
+ * one of the program's (the middle page of three: its protection splits
+ * the mapping and its fault merges it again; a resolver that does the real
+ * one's work),
  * and every fault is charged the round trip beyond the resolver
  * (fault_trip_ns, written before any page of the program is protected; the
  * resolver counts its faults, charge_faults prices them). In the paced
