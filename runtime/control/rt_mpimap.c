@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pl.h"
 #include "process/pl_process.h"
 #include "rt_affinity.h"
 #include "rt_core.h"
@@ -72,6 +73,7 @@ int rt_mpimap_apply(rt_mpi_row_t *row)
              * the pages the host migrated meanwhile (host-wide: ranks that
              * move at the same time count each other's pages too). */
             int64_t v0 = rt_vmstat_counter("pgmigrate_success");
+            int64_t anon = rt_procfs_anon_pages(0);
             uint64_t t0 = rt_now_ns();
             pages = rt_migrate_own_pages(os_node);
             int err = errno;
@@ -81,6 +83,8 @@ int rt_mpimap_apply(rt_mpi_row_t *row)
             atomic_fetch_add_explicit(&row->migrate_calls, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&row->migrate_ns, ns, memory_order_relaxed);
             atomic_fetch_add_explicit(&row->migrate_moved, moved, memory_order_relaxed);
+            if (anon > 0)
+                atomic_fetch_add_explicit(&row->migrate_anon, (uint64_t)anon, memory_order_relaxed);
             if (pages >= 0) {
                 atomic_store_explicit(&row->migrated_to, os_node + 1, memory_order_relaxed);
                 say("mpi: rank %d moved its memory to node %d: %.2f ms, %llu pages migrated on the "
@@ -138,6 +142,8 @@ struct rt_mpimap {
     int            have_prev;
     int            decisions, changes, errors;
     int            held;          /* new mappings not taken: below min_gain */
+    int            held_cost;     /* new mappings not taken: their memory moves over the budget */
+    double         trial_ns;      /* a page move's price from rt_migrate_page_ns: 0 not yet, < 0 failed */
     double         interval_ms;
     remap_t       *tl;            /* every decision that changed the mapping */
     int            ntl, captl;
@@ -306,6 +312,71 @@ static uint64_t read_rows(rt_mpimap_t *m, uint64_t *last, uint64_t *delta)
     return vol;
 }
 
+/*
+ * Whether the memory moves of the new mapping in m->node fit the budget:
+ * every move so far and these together may cost at most `budget` % of the
+ * run so far (the mapper's time since it started). OnDeLocMap+ weighs only
+ * the traffic; in a short run a rank's memory move can cost more than the
+ * rest of the run gains (the paced 4-node VM: 7-10 s a rank in a 40 s run).
+ *
+ * A rank's move is priced when its node changes and its memory is not on
+ * the new node already (it moved there before, or started there): its
+ * resident anonymous pages, which migrate_pages walks and copies, at the
+ * price a page took in this host's earlier moves (their time over the
+ * pages the moving ranks had), or before any at a trial's
+ * (rt_migrate_page_ns, once). Moves are summed, though ranks move in
+ * parallel: each rank's move stalls it and whoever waits for its messages.
+ * A dry run moves no memory, and a price that cannot be measured (the
+ * trial failed: a node without memory) holds nothing.
+ */
+static int affordable(rt_mpimap_t *m)
+{
+    const rt_topo_t *t = &m->topo;
+    double budget = rt_conf->mpi.budget;
+    if (budget <= 0 || m->dry_run || t->nnodes < 2 || !t->this_system)
+        return 1;
+    int64_t pages = 0;
+    int ranks = 0;
+    for (int i = 0; i < m->n; i++) {
+        int os = t->os_index[m->node[i]];
+        if ((m->have_prev && m->prev[i] == m->node[i])
+            || atomic_load_explicit(&m->rows[i]->migrated_to, memory_order_relaxed) == os + 1)
+            continue;
+        int64_t a = rt_procfs_anon_pages(m->rows[i]->creator_pid);
+        pages += a > 0 ? a : 0;
+        ranks++;
+    }
+    if (!pages)
+        return 1;
+    uint64_t spent = 0, anon = 0;
+    for (int i = 0; i < m->n; i++) {
+        spent += atomic_load_explicit(&m->rows[i]->migrate_ns, memory_order_relaxed);
+        anon += atomic_load_explicit(&m->rows[i]->migrate_anon, memory_order_relaxed);
+    }
+    double per_page = anon ? (double)spent / (double)anon : 0;
+    const char *from = "this host's moves";
+    if (!anon) {
+        if (m->trial_ns == 0) {
+            m->trial_ns = rt_migrate_page_ns(t->os_index[0], t->os_index[1]);
+            if (m->trial_ns < 0)
+                say("mpi: moving a page cannot be priced on %s (%s): remaps are not held for cost",
+                    m->cfg.host, strerror(errno));
+        }
+        per_page = m->trial_ns;
+        from = "a trial";
+    }
+    if (per_page <= 0)
+        return 1;
+    double cost = per_page * (double)pages, run = since_ms(&m->t0) * 1e6;
+    if (pl_budget_fits(spent, (uint64_t)cost, (uint64_t)run, budget, 0))
+        return 1;
+    say("mpi: kept the mapping on %s: moving %d ranks' memory (%lld pages at %.1f us each, the "
+        "price %s measured) would cost about %.0f ms, over the budget of %.1f ms (%g %% of the "
+        "%.0f ms run so far, %.1f ms spent)", m->cfg.host, ranks, (long long)pages, per_page / 1e3,
+        from, cost / 1e6, run * budget / 100 / 1e6, budget, run / 1e6, (double)spent / 1e6);
+    return 0;
+}
+
 /* One decision on the traffic since the last one (window NULL: the whole
  * interval) or on a probe's window (the traffic left the mapping): decide,
  * publish, adapt the interval. used: the interval it ends. */
@@ -347,11 +418,25 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
         moved = 0;
         m->held++;
     }
-    m->decisions++;
-    m->decided_share = pl_ondeloc_local_share(&cm, m->node);
-    double next = used;
     pl_ondeloc_interval_t rule = { rt_conf->mpi.v, rt_conf->mpi.min_interval_ms,
                                    rt_conf->mpi.max_interval_ms };
+    double next = used;
+    if (moved > 0 && !affordable(m)) {
+        m->held_cost++;
+        if (!m->have_prev) {
+            /* Nothing bound yet: the ranks stay where they run, and a later
+             * interval, of a longer run, decides again. */
+            m->decisions++;
+            pl_ondeloc_next_interval(&rule, used, 0, &next);
+            m->interval_ms = next;
+            return;
+        }
+        memcpy(m->node, m->prev, sizeof(int) * (size_t)n);
+        memcpy(m->core, m->prev_core, sizeof(int) * (size_t)n);
+        moved = 0;
+    }
+    m->decisions++;
+    m->decided_share = pl_ondeloc_local_share(&cm, m->node);
     /* A probe that kept the mapping (its window straddled the change, or
      * the new traffic has no better mapping) is not a full interval of a
      * stable mapping: the interval stays. */
@@ -770,9 +855,10 @@ static void write_report(const rt_mpimap_t *m)
     for (int i = 0; i < m->n; i++)
         fprintf(f, "%s%d", i ? ", " : "", m->cfg.local_world[i]);
     fprintf(f, "],\n    \"decisions\": %d,\n    \"remaps\": %d,\n    \"held_below_min_gain\": %d,\n"
+               "    \"held_over_budget\": %d,\n"
                "    \"idle_intervals\": %llu,\n    \"decisions_at_probes\": %d,\n"
                "    \"final_interval_ms\": %g,\n    \"dropped_remaps\": %d,\n    \"timeline\": [",
-            m->decisions, m->changes, m->held, (unsigned long long)m->idle_intervals, m->early, m->interval_ms,
+            m->decisions, m->changes, m->held, m->held_cost, (unsigned long long)m->idle_intervals, m->early, m->interval_ms,
             m->dropped);
     for (int k = 0; k < m->ntl; k++) {
         const remap_t *e = &m->tl[k];

@@ -47,6 +47,7 @@
 #define MPI_V_MAX 1000.0
 #define MPI_DEFAULT_MAX_INTERVAL_MS 8000.0
 #define MPI_DEFAULT_MIN_GAIN 0.1
+#define MPI_DEFAULT_BUDGET 2.0 /* % of the run so far the remaps' memory moves may cost */
 
 static const char *const source_names[RT_SOURCE_COUNT] = {
     "auto", "perf", "numa_balancing", "papi", "pagefault", "hints", "replay",
@@ -95,6 +96,7 @@ static void defaults(rt_settings_t *s)
     s->mpi.min_interval_ms = MPI_DEFAULT_INTERVAL_MS;
     s->mpi.max_interval_ms = MPI_DEFAULT_MAX_INTERVAL_MS;
     s->mpi.min_gain = MPI_DEFAULT_MIN_GAIN;
+    s->mpi.budget = MPI_DEFAULT_BUDGET;
 }
 
 /* ---- what is wrong with one variable: gathered, then said in one line ---- */
@@ -700,6 +702,7 @@ static void format_display_env(const rt_settings_t *s, char *buf, size_t len)
  *               | "min_interval=" <real ms 1..3600000>     (default 500, or interval when smaller)
  *               | "max_interval=" <real ms 1..3600000>     (default 8000)
  *               | "min_gain=" <real 0..1>                  (default 0.1)
+ *               | "budget=" ( "off" | <real % 0.01..100> )  (the remaps' memory moves, default 2)
  *               | "report=" <path> | "matrix=" <path>      ("%h" in a path: the host's name)
  *               | "bindings=" ( "stderr" | <path> )
  *               | "topology=" <hwloc synthetic description or XML file>
@@ -745,6 +748,16 @@ static int opt_mpi_min_gain(rt_settings_t *s, const char *v, char *instead, size
     return parse_double(v, 0.0, 1.0, &s->mpi.min_gain);
 }
 
+static int opt_mpi_budget(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    budget_item(s->mpi.budget, instead, len);
+    if (!strcmp(v, "off")) {
+        s->mpi.budget = 0;
+        return 0;
+    }
+    return parse_double(v, 0.01, 100.0, &s->mpi.budget);
+}
+
 static int opt_mpi_path(char *dst, const char *v, char *instead, size_t len)
 {
     snprintf(instead, len, "none");
@@ -782,6 +795,7 @@ static const option_t mpi_options[] = {
     {"min_interval", opt_mpi_min_interval, "a number of milliseconds in 1..3600000"},
     {"max_interval", opt_mpi_max_interval, "a number of milliseconds in 1..3600000"},
     {"min_gain", opt_mpi_min_gain, "a number in 0..1"},
+    {"budget", opt_mpi_budget, "off or a percentage in 0.01..100"},
     {"report", opt_mpi_report, "a file path"},
     {"matrix", opt_mpi_matrix, "a file path"},
     {"bindings", opt_mpi_bindings, "stderr or a file path"},
@@ -834,9 +848,11 @@ static void parse_mpi(rt_settings_t *s, const char *value, problems_t *p)
 static void format_mpi(const rt_settings_t *s, char *buf, size_t len)
 {
     const rt_mpi_settings_t *m = &s->mpi;
-    int n = snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g,min_gain=%g",
+    char budget[32];
+    budget_item(m->budget, budget, sizeof budget);
+    int n = snprintf(buf, len, "%s%s%s,interval=%g,v=%g,min_interval=%g,max_interval=%g,min_gain=%g,%s",
                      m->enabled ? "ondeloc" : "off", m->dry_run ? ",dry_run" : "", m->verbose ? ",verbose" : "",
-                     m->interval_ms, m->v, m->min_interval_ms, m->max_interval_ms, m->min_gain);
+                     m->interval_ms, m->v, m->min_interval_ms, m->max_interval_ms, m->min_gain, budget);
     const char *keys[] = {"report", "matrix", "bindings", "topology"};
     const char *vals[] = {m->report, m->matrix, m->bindings, m->topology};
     for (int i = 0; i < 4; i++)

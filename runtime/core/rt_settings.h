@@ -76,6 +76,7 @@ typedef struct rt_mpi_settings {
     double min_interval_ms;   /* the interval's bounds; probes for a phase change every min_interval */
     double max_interval_ms;
     double min_gain;          /* share of the traffic a new mapping must bring on-node to replace the current one */
+    double budget;            /* what the remaps' memory moves may cost, % of the run so far (0: no limit) */
     char   report[PATH_MAX];  /* JSON timeline ("" none); "%h" is replaced by the host name */
     char   matrix[PATH_MAX];  /* communication matrix: ".mat" space-separated, else CSV */
     char   bindings[PATH_MAX];/* --report-bindings-like lines: "stderr" or a file */

@@ -4,10 +4,13 @@
 #include <linux/mempolicy.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt_migrate.h"
+#include "rt_sys.h"
 
 #define WORDS (RT_MIGRATE_NODES / 64)
 
@@ -59,4 +62,59 @@ long rt_migrate_own_pages(int os_node)
         sys_nice_effective(1);
     errno = err;
     return r;
+}
+
+/* Move the trial's pages to node `to`: ns per page that landed there, -1
+ * when none did. */
+static double timed_leg(void **pages, int to)
+{
+    int nodes[RT_MIGRATE_TRIAL_PAGES], status[RT_MIGRATE_TRIAL_PAGES];
+    for (int i = 0; i < RT_MIGRATE_TRIAL_PAGES; i++)
+        nodes[i] = to;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long r = rt_move_pages(RT_MIGRATE_TRIAL_PAGES, pages, nodes, status, MPOL_MF_MOVE);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (r < 0)
+        return -1;
+    int landed = 0;
+    for (int i = 0; i < RT_MIGRATE_TRIAL_PAGES; i++)
+        landed += status[i] == to;
+    if (!landed) {
+        errno = EIO;
+        return -1;
+    }
+    double ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+    return ns / landed;
+}
+
+double rt_migrate_page_ns(int from_os, int to_os)
+{
+    if (from_os < 0 || from_os >= RT_MIGRATE_NODES || to_os < 0 || to_os >= RT_MIGRATE_NODES
+        || from_os == to_os) {
+        errno = EINVAL;
+        return -1;
+    }
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = RT_MIGRATE_TRIAL_PAGES * pg;
+    char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED)
+        return -1;
+    madvise(buf, len, MADV_NOHUGEPAGE);
+    memset(buf, 1, len);
+    void *pages[RT_MIGRATE_TRIAL_PAGES];
+    int nodes[RT_MIGRATE_TRIAL_PAGES], status[RT_MIGRATE_TRIAL_PAGES];
+    for (int i = 0; i < RT_MIGRATE_TRIAL_PAGES; i++) {
+        pages[i] = buf + (size_t)i * pg;
+        nodes[i] = from_os;
+    }
+    double best = -1;
+    if (rt_move_pages(RT_MIGRATE_TRIAL_PAGES, pages, nodes, status, MPOL_MF_MOVE) >= 0) {
+        double there = timed_leg(pages, to_os);
+        double back = there >= 0 ? timed_leg(pages, from_os) : -1;
+        best = back >= 0 && back < there ? back : there;
+    }
+    int err = errno;
+    munmap(buf, len);
+    errno = err;
+    return best;
 }

@@ -26,4 +26,18 @@
  */
 long rt_migrate_own_pages(int os_node);
 
+/*
+ * What migrating one page costs here, measured: RT_MIGRATE_TRIAL_PAGES pages
+ * of a private buffer are put on kernel node from_os, then moved to to_os
+ * and back with move_pages(2), each leg timed; the faster leg's time per
+ * page moved, in ns (the call's own cost included: a price, for deciding
+ * whether a move pays, that errs high for a few pages and close for many).
+ * About 2 x 16 page copies: for a rare decision, not a hot path. -1 with
+ * errno: EINVAL (a node outside 0 .. RT_MIGRATE_NODES - 1, or both the
+ * same), EIO (no page moved: a node without memory or not allowed), or
+ * mmap's, move_pages's.
+ */
+#define RT_MIGRATE_TRIAL_PAGES 16
+double rt_migrate_page_ns(int from_os, int to_os);
+
 #endif

@@ -16,7 +16,7 @@
  * re-reading epoch afterwards (a seqlock: a remap published while it read
  * is applied at the following call).
  */
-#define RT_MPISHM_MAGIC   0x316d706e756d6f21ULL  /* layout version 1 */
+#define RT_MPISHM_MAGIC   0x326d706e756d6f21ULL  /* layout version 2 */
 #define RT_MPISHM_MASK_WORDS 16                  /* 1024 CPUs */
 
 typedef struct rt_mpi_cell {
@@ -52,6 +52,8 @@ typedef struct rt_mpi_row {
     _Atomic uint64_t migrate_calls;     /* migrate_pages calls */
     _Atomic uint64_t migrate_ns;        /* time in them */
     _Atomic uint64_t migrate_moved;     /* pages the host migrated during them (/proc/vmstat) */
+    _Atomic uint64_t migrate_anon;      /* the rank's resident anonymous pages as each began: what
+                                           the mapper prices a move by (migrate_ns per such page) */
     _Atomic int64_t  migrated_to;       /* 1 + the kernel node the memory last moved to, 0 none; before
                                            its first publish the mapper sets it to a bound rank's start node */
     rt_mpi_cell_t cell[];       /* [world_size] what this rank sent to each world rank */

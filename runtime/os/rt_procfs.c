@@ -127,6 +127,26 @@ int rt_numa_faults_read_self(char *buf, size_t len, rt_numa_faults_t *out)
     return rt_numa_faults_parse(buf, out);
 }
 
+int64_t rt_procfs_anon_pages(pid_t pid)
+{
+    char path[48], buf[256];
+    if (pid)
+        snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+    else
+        snprintf(path, sizeof path, "/proc/self/statm");
+    if (rt_procfs_read(path, buf, sizeof buf) < 0) {
+        if (errno == ENOENT)
+            errno = ESRCH;
+        return -1;
+    }
+    unsigned long long size, resident, shared;
+    if (sscanf(buf, "%llu %llu %llu", &size, &resident, &shared) != 3) {
+        errno = EINVAL;
+        return -1;
+    }
+    return resident > shared ? (int64_t)(resident - shared) : 0;
+}
+
 int rt_numa_balancing_mode(void)
 {
     char buf[32];

@@ -49,6 +49,13 @@ int rt_numa_faults_read_self(char *buf, size_t len, rt_numa_faults_t *out);
  * buffer: for rare events (a remap), not hot paths. */
 int64_t rt_vmstat_counter(const char *name);
 
+/* Process pid's resident anonymous pages (pid 0: this process): statm's
+ * resident less its shared (file and shmem) pages, the kernel's RssAnon,
+ * what migrate_pages(2) of the process's own pages walks and copies. One
+ * small read: another process's file says only its counters. -1 with errno
+ * (ESRCH: no such process). */
+int64_t rt_procfs_anon_pages(pid_t pid);
+
 /* /proc/sys/kernel/numa_balancing (0 off, 1 normal, 2 memory tiering, 3
  * both), or -1 when the kernel has none. */
 int rt_numa_balancing_mode(void);

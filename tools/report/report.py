@@ -255,10 +255,12 @@ def render_mpi(m, out):
     out.write("topology  {}: {} nodes, cores {}{}\n".format(
         m["topology"], m["nodes"], ",".join(str(c) for c in m["capacity"]), ", dry run" if m["dry_run"] else ""))
     held = m.get("held_below_min_gain")
-    probes = m.get("decisions_at_probes")  # older reports have none
-    out.write("mapping   {} decisions{}, {} remaps{}, final interval {:g} ms\n\n".format(
+    over = m.get("held_over_budget")  # older reports have none of these three
+    probes = m.get("decisions_at_probes")
+    out.write("mapping   {} decisions{}, {} remaps{}{}, final interval {:g} ms\n\n".format(
         m["decisions"], "" if probes is None else " ({} at probes)".format(probes), m["remaps"],
-        "" if held is None else ", {} kept below min_gain".format(held), m["final_interval_ms"]))
+        "" if held is None else ", {} kept below min_gain".format(held),
+        "" if over is None else ", {} kept over the move budget".format(over), m["final_interval_ms"]))
     out.write("{:>10} {:>11} {:>9} {:>12} {:>6}  {}\n".format("t_ms", "interval_ms", "next_ms", "bytes", "moved",
                                                           "node per local rank"))
     for e in m["timeline"]:
