@@ -50,7 +50,11 @@
  * delivered), recognised as a writable mapping right above a PROT_NONE
  * guard page or as [stack]; the TCB, static TLS and stack of every thread
  * the runtime knows (rt_fault_exclude_thread: the kernel writes a thread's
- * rseq area, and a big allocation's mapping may have merged with them);
+ * rseq area, and a big allocation's mapping may have merged with them).
+ * A mapping above a guard page that begins with the stack of a thread the
+ * runtime knows is tracked past that stack (past_known_stack): the kernel
+ * merges a thread's stack block with the anonymous mapping right above it,
+ * which is where an array malloc'd before the first parallel region lies;
  * this source's own tables, which the resolver writes (mmap'd and excluded
  * by address).
  *
@@ -563,6 +567,29 @@ static uintptr_t past_library_data(uintptr_t lo, uintptr_t hi)
     return lo;
 }
 
+/*
+ * Where the program's part of anonymous mapping [lo, hi), right above a
+ * guard page, begins: past the stack block of a thread the runtime knows
+ * (rt_fault_exclude_thread: its stack from the guard's end up, its TLS and
+ * TCB at the top), when one starts at lo; hi otherwise (a thread of the
+ * program's own, whose stack is not known: nothing of the mapping is
+ * tracked). glibc maps a thread's stack block below the mappings made
+ * before it, and the kernel merges the block with the anonymous mapping
+ * right above it: in the 2-node VM a 32 MiB array malloc'd before the
+ * first parallel region became one mapping with the worker's 8 MiB stack,
+ * and the sampler, which took all of it for a stack, never saw the array.
+ */
+static uintptr_t past_known_stack(uintptr_t lo, uintptr_t hi)
+{
+    uintptr_t next = lo;
+    if (!rt_fault_excluded(lo, lo + pagesz, &next))
+        return hi;
+    while (next < hi && rt_fault_excluded(next, next + pagesz, &next))
+        ; /* the stack, then the TLS and TCB above it: each range ends past the one before */
+    next = (next + pagesz - 1) & ~(uintptr_t)(pagesz - 1);
+    return next < hi ? next : hi;
+}
+
 static int wanted(uintptr_t lo, uintptr_t hi, const char *perms, const char *path, uintptr_t prev_hi,
                   int prev_guard)
 {
@@ -639,6 +666,8 @@ static int scan_one(const rt_mapping_t *m, void *ctx)
 {
     scan_t *sc = ctx;
     uintptr_t lo = m->path[0] ? m->lo : past_library_data(m->lo, m->hi);
+    if (!m->path[0] && lo == m->lo && sc->prev_guard && sc->prev_hi == lo)
+        lo = past_known_stack(lo, m->hi);
     if (lo < m->hi && (!sc->inside || !tracked(lo, m->hi)) &&
         wanted(lo, m->hi, m->perms, m->path, lo == m->lo ? sc->prev_hi : 0, sc->prev_guard)) {
         area_t *a = area_for(lo, m->hi);
