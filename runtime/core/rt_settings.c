@@ -384,14 +384,21 @@ static int budget_item(double budget, char *buf, size_t len)
     return budget > 0 ? snprintf(buf, len, "budget=%g", budget) : snprintf(buf, len, "budget=off");
 }
 
-static int opt_budget(rt_settings_t *s, const char *v, char *instead, size_t len)
+/* A budget's value: "off" (0) or a percentage in 0.01..100. OMP_PLACEMENT's
+ * (the page sampler's) and OMP_PLACEMENT_MPI's (the remaps' memory moves). */
+static int parse_budget(double *budget, const char *v, char *instead, size_t len)
 {
-    budget_item(s->budget, instead, len);
+    budget_item(*budget, instead, len);
     if (!strcmp(v, "off")) {
-        s->budget = 0;
+        *budget = 0;
         return 0;
     }
-    return parse_double(v, 0.01, 100.0, &s->budget);
+    return parse_double(v, 0.01, 100.0, budget);
+}
+
+static int opt_budget(rt_settings_t *s, const char *v, char *instead, size_t len)
+{
+    return parse_budget(&s->budget, v, instead, len);
 }
 
 static int opt_seed(rt_settings_t *s, const char *v, char *instead, size_t len)
@@ -750,12 +757,7 @@ static int opt_mpi_min_gain(rt_settings_t *s, const char *v, char *instead, size
 
 static int opt_mpi_budget(rt_settings_t *s, const char *v, char *instead, size_t len)
 {
-    budget_item(s->mpi.budget, instead, len);
-    if (!strcmp(v, "off")) {
-        s->mpi.budget = 0;
-        return 0;
-    }
-    return parse_double(v, 0.01, 100.0, &s->mpi.budget);
+    return parse_budget(&s->mpi.budget, v, instead, len);
 }
 
 static int opt_mpi_path(char *dst, const char *v, char *instead, size_t len)

@@ -50,13 +50,13 @@
  * delivered), recognised as a writable mapping right above a PROT_NONE
  * guard page or as [stack]; the TCB, static TLS and stack of every thread
  * the runtime knows (rt_fault_exclude_thread: the kernel writes a thread's
- * rseq area, and a big allocation's mapping may have merged with them).
- * A mapping above a guard page that begins with the stack of a thread the
- * runtime knows is tracked past that stack (past_known_stack): the kernel
- * merges a thread's stack block with the anonymous mapping right above it,
- * which is where an array malloc'd before the first parallel region lies;
+ * rseq area, and a big allocation's mapping may have merged with them);
  * this source's own tables, which the resolver writes (mmap'd and excluded
- * by address).
+ * by address). A mapping above a guard page that begins with the stack of
+ * a thread the runtime knows is tracked past that stack (past_known_stack):
+ * the kernel merges a thread's stack block with the anonymous mapping right
+ * above it, which is where an array malloc'd before the first parallel
+ * region lies.
  *
  * Never armed: while some thread of the process blocks SIGSEGV (a fault
  * it took on a sampled page would kill it), and the dispatcher is checked
