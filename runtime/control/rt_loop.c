@@ -63,6 +63,24 @@
 #define LOOP_SETTLE 1
 #define LOOP_WINDOW 2
 
+/* One call site may run work of different kinds in turn: FFTW's one region
+ * (fftw_spawn_loop) runs every loop of its plans, each transform a long
+ * loop then a short one. A window's fastest execution compares like with
+ * like only when the windows hold the same kinds: a data move was kept on
+ * the fastest of one transform's two executions against another's (2.303 s
+ * against 2.319, the short loops, which the moved pages never served), and
+ * the run lost 10 % (paced 2-node VM). So the executions a region ran while
+ * sampled and timed (the last CYCLE_RING) are looked at for the shortest
+ * cycle they show: each within CYCLE_TOL of the one a cycle before it, the
+ * cycle seen twice, at most CYCLE_MAX long. With one, the baseline closes
+ * on whole cycles, the verification takes the baseline's length, and each
+ * window counts by the fastest of each position in the cycle, their mean
+ * per execution. Without one (a cycle of 1, or no pattern: noise), by its
+ * fastest: interference only ever adds time. */
+#define CYCLE_RING RT_LOOP_RING
+#define CYCLE_MAX (CYCLE_RING / 2)
+#define CYCLE_TOL 0.2
+
 /* The loop's state of each region, by id: set when the record is created,
  * before it is published (rt_region_on_create), never changed after. */
 static rt_loop_region_t *loops[RT_REGION_MAX];
@@ -91,6 +109,7 @@ static void state_free(rt_loop_region_t *st)
 /* A new record (rt_region_on_create): the loop's state, and where the
  * region starts. */
 static const char *region_name(const rt_region_t *r, char *buf, size_t len);
+static int window_room(int construct);
 
 static int created(rt_region_t *r)
 {
@@ -104,7 +123,7 @@ static int created(rt_region_t *r)
     st->prev_pin_cpu = malloc(n * sizeof *st->prev_pin_cpu);
     st->decided_cpu = malloc(n * sizeof *st->decided_cpu);
     if (!st->tnt_samples || !st->tnt_after || !st->map_node || !st->prev_pin_cpu || !st->decided_cpu ||
-        (r->construct && !(st->window = calloc((size_t)LOOP_WINDOW * (size_t)rt_conf->sample, sizeof *st->window)))) {
+        !(st->window = calloc((size_t)window_room(r->construct), sizeof *st->window))) {
         state_free(st);
         return -1;
     }
@@ -180,16 +199,27 @@ static void phase_reset(rt_region_t *r, rt_outcome_t outcome, int measuring)
     window_reset(r);
 }
 
-/* Executions in a timing window (baseline, verification). */
+/* Executions in a timing window (baseline, verification): a region's
+ * verification takes its baseline's length (baseline_done). */
 static int window_execs(const rt_region_t *r)
 {
-    return r->construct ? LOOP_WINDOW * rt_conf->sample : rt_conf->sample;
+    if (r->construct)
+        return LOOP_WINDOW * rt_conf->sample;
+    return state(r)->window_n ? state(r)->window_n : rt_conf->sample;
+}
+
+/* The most executions a window keeps: a region's baseline may grow to a
+ * whole number of its cycles (baseline_done). */
+static int window_room(int construct)
+{
+    int sample = rt_conf->sample;
+    return construct ? LOOP_WINDOW * sample : sample + CYCLE_MAX - 1;
 }
 
 static void phase_add(rt_region_t *r, uint64_t cp)
 {
     rt_loop_region_t *st = state(r);
-    if (st->window && st->phase_execs < window_execs(r))
+    if (st->window && st->phase_execs < window_room(r->construct))
         st->window[st->phase_execs] = cp;
     st->phase_execs++;
     st->cp_phase_sum += cp;
@@ -228,12 +258,68 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* What a timing window says of the critical path: its fastest execution
- * (interference only ever adds time), or for a loop its median (sorted in
- * place: the window is over). */
+/* The shortest cycle, in executions, that r's latest executions show (its
+ * ring, oldest first): each within CYCLE_TOL of the one a cycle before it,
+ * the cycle seen twice. 1 when none longer is shown. */
+static int cycle_of(const rt_loop_region_t *st)
+{
+    int n = st->ring_n < CYCLE_RING ? (int)st->ring_n : CYCLE_RING;
+    uint64_t w[CYCLE_RING];
+    for (int i = 0; i < n; i++)
+        w[i] = st->ring[(st->ring_n - (uint32_t)n + (uint32_t)i) % CYCLE_RING];
+    for (int p = 1; p <= CYCLE_MAX && 2 * p <= n; p++) {
+        int i = p;
+        for (; i < n; i++) {
+            uint64_t a = w[i], b = w[i - p], lo = a < b ? a : b, hi = a < b ? b : a;
+            if ((double)hi > (double)lo * (1 + CYCLE_TOL))
+                break;
+        }
+        if (i == n)
+            return p;
+    }
+    return 1;
+}
+
+/* Whether a region's baseline window may close (its `sample` executions
+ * timed): on whole cycles of the one its executions show. Sets the cycle
+ * and the length the verification takes. A loop's window is its
+ * LOOP_WINDOW x `sample`. */
+static int baseline_done(rt_region_t *r)
+{
+    rt_loop_region_t *st = state(r);
+    int n = st->phase_execs;
+    if (r->construct)
+        return n >= window_execs(r);
+    if (n < rt_conf->sample)
+        return 0;
+    int p = cycle_of(st);
+    if (n % p && n < window_room(0))
+        return 0;
+    st->cycle = n % p ? 1 : p;
+    st->window_n = n;
+    return 1;
+}
+
+/* What a timing window says of the critical path. A region's: the fastest
+ * execution of each position in its cycle (interference only ever adds
+ * time), their mean; with a cycle of one, the window's fastest. A loop's:
+ * its median (sorted in place: the window is over). */
 static double window_cp(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
+    if (!r->construct) {
+        int n = st->phase_execs < window_room(0) ? st->phase_execs : window_room(0), p = st->cycle;
+        if (p <= 1 || n < p || !st->window)
+            return (double)st->phase_min;
+        double sum = 0;
+        for (int j = 0; j < p; j++) {
+            uint64_t least = UINT64_MAX;
+            for (int k = j; k < n; k += p)
+                least = st->window[k] < least ? st->window[k] : least;
+            sum += (double)least;
+        }
+        return sum / p;
+    }
     int n = st->phase_execs < window_execs(r) ? st->phase_execs : window_execs(r);
     if (!st->window || n == 0)
         return (double)st->phase_min;
@@ -1065,6 +1151,8 @@ static void sample_again(rt_region_t *r)
     st->extensions = 0;
     st->resamples++;
     st->cp_settled_ns = 0;
+    st->cycle = st->window_n = 0;
+    st->ring_n = 0;
     r->confirming = 0;
     phase_reset(r, RT_OUTCOME_SAMPLING, 1);
 }
@@ -1168,6 +1256,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
     r->resting = st->budget_rest = declined && r->source_waits;
     if (allotment_moved(r))
         return;
+    if (r->outcome == RT_OUTCOME_SAMPLING)
+        st->ring[st->ring_n++ % CYCLE_RING] = cp;
     switch (r->outcome) {
     case RT_OUTCOME_OFF:
         /* Only the monitor alone (imar2) measures such a region: its first
@@ -1212,15 +1302,20 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
                 r->measuring = 0;
                 return;
             }
+            if (!baseline_done(r))
+                return;
         } else {
             phase_add(r, cp);
-            if (st->phase_execs < window_execs(r))
+            if (!baseline_done(r))
                 return;
         }
         /* The fastest execution of each phase: interference from the rest of
          * the machine only ever adds time. */
         st->cp_before_ns = window_cp(r);
         st->noise = st->phase_min ? (double)(st->phase_max - st->phase_min) / (double)st->phase_min : 0.0;
+        if (st->cycle > 1)
+            rt_verbose(1, "region %d: its executions repeat in a cycle of %d; its windows take %d, the fastest of "
+                       "each position counts", r->id, st->cycle, st->window_n);
         end_sampling(r);
         return;
     case RT_OUTCOME_VERIFYING:
@@ -1472,11 +1567,11 @@ void rt_loop_report_json(FILE *f, const rt_region_t *r)
     if (st->map_node[0] >= 0) {
         fprintf(f, "{\"policy\":");
         rt_json_string(f, pl_policy_name((pl_policy_t)st->decision_policy));
-        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f,"
+        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f,\"cycle\":%d,"
                 "\"evidence\":{\"references\":%llu,\"least\":%llu,\"moved\":%d,\"gain\":%.6g,\"worst\":%.6g,"
                 "\"enough\":%s,\"extensions\":%d}}",
                 st->decision_us, st->predicted_before, st->predicted_after, st->noise,
-                (unsigned long long)st->evidence.refs, (unsigned long long)st->evidence.least, st->evidence.moved,
+                st->cycle > 1 ? st->cycle : 1, (unsigned long long)st->evidence.refs, (unsigned long long)st->evidence.least, st->evidence.moved,
                 st->evidence.gain, st->evidence.worst, st->evidence.enough ? "true" : "false", st->extensions);
     } else {
         fputs("null", f);

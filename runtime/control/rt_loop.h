@@ -9,6 +9,9 @@
 #include "rt_region.h"
 #include "rt_sources.h"
 
+/* The executions a region's cycle is looked for in (rt_loop.c). */
+#define RT_LOOP_RING 8
+
 /* A region's part in a compromise mapping (rt_loop_region_t.compromise). */
 typedef enum {
     RT_COMPROMISE_NONE = 0,
@@ -25,8 +28,13 @@ typedef enum {
  * confirming, the pins. Others read it through rt_loop_of.
  */
 typedef struct rt_loop_region {
-    uint64_t    *window;        /* construct: [LOOP_WINDOW x sample] critical paths of the
-                                   current timing window (its median is taken) */
+    uint64_t    *window;        /* the current timing window's critical paths, in order (a
+                                   loop's median is taken, a region's fastest per cycle position) */
+    uint64_t     ring[RT_LOOP_RING]; /* region: its latest critical paths while sampled and
+                                   timed, ring_n of them so far (rt_loop.c: "cycle") */
+    uint32_t     ring_n;
+    int          cycle;         /* region: executions in the cycle its baseline showed (1 none) */
+    int          window_n;      /* region: its baseline's length, the verification's (0 not yet) */
     int          phase_execs;   /* executions in the current phase */
     int          settle;        /* construct: executions let pass since a move */
     uint64_t     cp_phase_sum;  /* critical-path sum in the current phase */
@@ -34,8 +42,8 @@ typedef struct rt_loop_region {
     int          resamples;     /* times a drift or a new allotment re-opened sampling */
     unsigned     allot_gen;     /* the rank's allotment (rt_affinity_allotment) its last
                                    sampling phase ended in: a new one re-opens sampling */
-    double       cp_before_ns;  /* fastest baseline execution before the decision */
-    double       cp_after_ns;   /* fastest verification execution after it (0: not measured) */
+    double       cp_before_ns;  /* the baseline window's critical path (window_cp) before the decision */
+    double       cp_after_ns;   /* the verification window's after it (0: not measured) */
     double       cp_settled_ns; /* mean of the first window once settled: drift reference
                                    (0 not yet measured, -1 skip the next window) */
     double       noise;         /* relative spread measured while sampling */

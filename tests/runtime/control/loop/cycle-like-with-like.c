@@ -1,0 +1,76 @@
+// A region whose executions repeat in a cycle of kinds (FFTW's one region: each transform a long loop, then
+// a short one) is verified like with like: its baseline closes on whole cycles, the verification takes the
+// baseline's length, and each window counts by the fastest execution of each position in the cycle. A move
+// that made the long loop slower and the short one faster was kept when the windows' fastest executions
+// (both short ones) were compared; now it is rolled back, in either phase of the cycle, and a move that makes
+// the cycle faster is kept. White box: the loop fed critical paths directly, on two nodes of this machine's
+// CPUs; a replayed-like table sends each thread to the other node.
+// RUN: %clang-omp %s %rt-internals -o %t
+// RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 OMP_PLACEMENT=critpath,sample=5 OMP_PLACEMENT_VERBOSE=1 %t 2>&1 | FileCheck %s
+#include <stdio.h>
+
+#include "rt_affinity.h"
+#include "rt_loop.h"
+#include "rt_region.h"
+#include "rt_settings.h"
+#include "rt_topology.h"
+
+static void run(const char *what, const void *code, const uint64_t *before, int nbefore, const uint64_t *after,
+                int nafter)
+{
+    rt_region_t *r = rt_region_get(code, 2, NULL, -1);
+    uint64_t swap[4] = {0, 1000, 1000, 0};
+    for (int i = 0; i < 4; i++)
+        r->tnt[i] = swap[i];
+    r->seen_cpu[0] = 0;
+    r->seen_cpu[1] = 1;
+    for (int i = 0; i < nbefore; i++) {
+        rt_loop_region_end(r, before[i]);
+        if (i >= 4)
+            printf("%s: after %d executions %s\n", what, i + 1, rt_outcome_name(r->outcome));
+    }
+    const rt_loop_region_t *st = rt_loop_of(r);
+    printf("%s: cycle %d, window %d, before %.0f\n", what, st->cycle, st->window_n, st->cp_before_ns);
+    for (int i = 0; i < nafter; i++)
+        rt_loop_region_end(r, after[i]);
+    printf("%s: %s, after %.0f, cpus %d,%d\n", what, rt_outcome_name(r->outcome), st->cp_after_ns, r->pin_cpu[0],
+           r->pin_cpu[1]);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IONBF, 0); // its lines among the log's, in order
+    rt_settings_init();
+    rt_machine_init(NULL, 0);
+    rt_affinity_init();
+    rt_loop_init();
+    if (rt_mach->topo.nnodes != 2 || !rt_affinity_applies()) {
+        printf("needs two nodes of this machine's CPUs\n");
+        return 1;
+    }
+    static const uint64_t cycle[] = {1000, 300, 1010, 305, 1005, 300};
+    static int long_slower, other_phase, faster, no_cycle;
+    // Five sampled executions show a cycle of 2: the baseline closes on the sixth, the mean of the fastest
+    // long and short ones.
+    // CHECK: long slower: after 5 executions sampling
+    // CHECK-NEXT: ompnuma: region 0: its executions repeat in a cycle of 2; its windows take 6, the fastest of each position counts
+    // CHECK: long slower: after 6 executions verifying
+    // CHECK: long slower: cycle 2, window 6, before 650
+    // The short loop 50 faster, the long one 200 slower: (1200 + 250) / 2.
+    // CHECK: critical path 725 ns after, 650 ns before
+    // CHECK-NEXT: long slower: rolled_back, after 725, cpus -1,-1
+    run("long slower", &long_slower, cycle, 6, (const uint64_t[]){1200, 250, 1210, 250, 1200, 255}, 6);
+    // CHECK: other phase: cycle 2, window 6, before 650
+    // CHECK: other phase: rolled_back, after 675, cpus -1,-1
+    run("other phase", &other_phase, cycle, 6, (const uint64_t[]){250, 1100, 250, 1105, 255, 1100}, 6);
+    // CHECK: faster: cycle 2, window 6, before 650
+    // CHECK: faster: kept, after 590, cpus 1,0
+    run("faster", &faster, cycle, 6, (const uint64_t[]){900, 280, 905, 280, 900, 285}, 6);
+    // Times without a pattern: the window's fastest, after its `sample` executions.
+    // CHECK: no cycle: after 5 executions verifying
+    // CHECK: no cycle: cycle 1, window 5, before 300
+    // CHECK: no cycle: kept, after 250, cpus 1,0
+    run("no cycle", &no_cycle, (const uint64_t[]){1000, 300, 700, 500, 400}, 5,
+        (const uint64_t[]){600, 250, 900, 260, 400}, 5);
+    return 0;
+}
