@@ -78,15 +78,16 @@ static void tree_free(tree_t *t)
 }
 
 /* The migration line: `ompnuma calibrate`'s cache for this machine when
- * there is one, else MaMI's published 120 + 11 x pages us. Nothing is
- * calibrated here: that would stall the program for seconds. */
+ * there is one, else a trial's price a page (rt_mem_cost_line), else
+ * MaMI's published 120 + 11 x pages us. Nothing is calibrated here: that
+ * would stall the program for seconds. */
 static void move_cost(pl_move_cost_t *cost, char *source, size_t len)
 {
     pl_move_cost_default(cost);
     if (rt_mem_cost_line(&cost->mig_fixed_us, &cost->mig_page_us, source, len) == 0)
         cost->page_bytes = (double)rt_mem_page_size();
     else
-        snprintf(source, len, "MaMI's line (no calibration cached)");
+        snprintf(source, len, "MaMI's line (no calibration cached, no trial here)");
 }
 
 /*

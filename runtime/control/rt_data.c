@@ -451,7 +451,7 @@ int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads
     pl_move_cost_t line;
     pl_move_cost_default(&line);
     if (rt_mem_cost_line(&line.mig_fixed_us, &line.mig_page_us, d->line, sizeof d->line) != 0)
-        snprintf(d->line, sizeof d->line, "MaMI's line (no calibration cached)");
+        snprintf(d->line, sizeof d->line, "MaMI's line (no calibration cached, no trial here)");
     int balancing = rt_numa_balancing_mode();
     double cp = cp_ns > 0 ? cp_ns : 0;
     d->params = (pl_data_params_t){.page_bytes = rt_mem_page_size(), .bridge_bytes = d->log.spacing,

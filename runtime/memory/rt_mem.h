@@ -191,10 +191,14 @@ void rt_mem_get_stats(rt_mem_stats_t *out);
 /* ---- costs (rt_mem_cost.c) ---- */
 
 /* The migration line (us per call, per page) for a decision made while the
- * program runs: `ompnuma calibrate`'s cache for this machine, never a
- * calibration (that would stall the program: rt_mem_model may calibrate).
- * 0 with source "calibrated: ..." filled, or -1 when nothing is cached (the
- * caller keeps its own line). */
+ * program runs: `ompnuma calibrate`'s cache for this machine; without one,
+ * the price a page took in a trial on this machine (rt_migrate_page_ns:
+ * 16 of the process's own pages between the calling thread's node and
+ * another, once per process, milliseconds at most), the call's cost in
+ * it; never a calibration (that would stall the program for seconds:
+ * rt_mem_model may calibrate). 0 with source filled ("calibrated: ...",
+ * "a trial here: ..."), or -1 when there is neither (one node, moves
+ * refused: the caller keeps its own line). */
 int  rt_mem_cost_line(double *a_us, double *b_us, char *source, size_t len);
 
 /* The calibrated model. Migration: a_us + b_us * pages. Access: latency and

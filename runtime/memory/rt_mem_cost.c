@@ -2,6 +2,7 @@
 #include "rt_mem.h"
 #include "rt_sys.h"
 #include "rt_mem_int.h"
+#include "rt_migrate.h"
 
 #include <errno.h>
 #include <numaif.h>
@@ -115,21 +116,19 @@ static void fit(const double *k, const double *t, int n, double *a, double *b)
         *b = 0;
 }
 
-/* Time move_pages of k pages from their node to `to`, and back when back >= 0. */
+/* us to move the first k pages of buf to node `to` (rt_migrate_timed_ns), -1 when the call failed. */
 static double time_move(char *buf, size_t k, int to)
 {
     void **pages = malloc(sizeof *pages * k);
-    int *nodes = malloc(sizeof *nodes * k), *status = malloc(sizeof *status * k);
+    int *status = malloc(sizeof *status * k);
     double t = -1;
-    if (pages && nodes && status) {
+    if (pages && status) {
         for (size_t i = 0; i < k; i++)
-            pages[i] = buf + i * rt_mem_pagesz, nodes[i] = to;
-        t = now_us();
-        rt_move_pages(k, pages, nodes, status, MPOL_MF_MOVE);
-        t = now_us() - t;
+            pages[i] = buf + i * rt_mem_pagesz;
+        t = rt_migrate_timed_ns(pages, (int)k, to, status);
+        t = t < 0 ? -1 : t / 1e3;
     }
     free(pages);
-    free(nodes);
     free(status);
     return t;
 }
@@ -370,14 +369,45 @@ double rt_mem_cost_migrate(size_t size, int from, int to)
     return m.a_us + m.b_us * pages;
 }
 
+static pthread_once_t trial_once = PTHREAD_ONCE_INIT;
+static double trial_page_us = -1; /* the trial's price a page, -1 none */
+static int trial_from = -1, trial_to = -1;
+
+static void run_trial(void)
+{
+    int here = rt_mem_thread_node();
+    for (int n = 0; n < rt_mem_nnodes && here >= 0; n++) {
+        if (n == here || !rt_mem_node_valid(n))
+            continue;
+        double ns = rt_migrate_page_ns(here, n);
+        if (ns > 0) {
+            trial_page_us = ns / 1e3;
+            trial_from = here;
+            trial_to = n;
+        }
+        break;
+    }
+}
+
 int rt_mem_cost_line(double *a_us, double *b_us, char *source, size_t len)
 {
     rt_mem_model_t m;
-    if (rt_mem_cache_read(&m) != 0)
+    if (rt_mem_cache_read(&m) == 0) {
+        *a_us = m.a_us;
+        *b_us = m.b_us;
+        snprintf(source, len, "calibrated: %s", m.source);
+        return 0;
+    }
+    rt_mem_init_once();
+    if (!rt_mem_numa_ok)
         return -1;
-    *a_us = m.a_us;
-    *b_us = m.b_us;
-    snprintf(source, len, "calibrated: %s", m.source);
+    pthread_once(&trial_once, run_trial);
+    if (trial_page_us <= 0)
+        return -1;
+    *a_us = 0;
+    *b_us = trial_page_us;
+    snprintf(source, len, "a trial here: %d pages moved from node %d to %d and back, %.1f us a page",
+             RT_MIGRATE_TRIAL_PAGES, trial_from, trial_to, trial_page_us);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <linux/capability.h>
 #include <linux/mempolicy.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -64,18 +65,32 @@ long rt_migrate_own_pages(int os_node)
     return r;
 }
 
+double rt_migrate_timed_ns(void **pages, int n, int to_os, int *status)
+{
+    int *nodes = malloc((size_t)(n > 0 ? n : 1) * sizeof *nodes);
+    if (!nodes)
+        return -1;
+    for (int i = 0; i < n; i++)
+        nodes[i] = to_os;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long r = rt_move_pages((unsigned long)n, pages, nodes, status, MPOL_MF_MOVE);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int err = errno;
+    free(nodes);
+    errno = err;
+    if (r < 0)
+        return -1;
+    return (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+}
+
 /* Move the trial's pages to node `to`: ns per page that landed there, -1
  * when none did. */
 static double timed_leg(void **pages, int to)
 {
-    int nodes[RT_MIGRATE_TRIAL_PAGES], status[RT_MIGRATE_TRIAL_PAGES];
-    for (int i = 0; i < RT_MIGRATE_TRIAL_PAGES; i++)
-        nodes[i] = to;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    long r = rt_move_pages(RT_MIGRATE_TRIAL_PAGES, pages, nodes, status, MPOL_MF_MOVE);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (r < 0)
+    int status[RT_MIGRATE_TRIAL_PAGES];
+    double ns = rt_migrate_timed_ns(pages, RT_MIGRATE_TRIAL_PAGES, to, status);
+    if (ns < 0)
         return -1;
     int landed = 0;
     for (int i = 0; i < RT_MIGRATE_TRIAL_PAGES; i++)
@@ -84,7 +99,6 @@ static double timed_leg(void **pages, int to)
         errno = EIO;
         return -1;
     }
-    double ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
     return ns / landed;
 }
 

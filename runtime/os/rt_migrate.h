@@ -27,6 +27,15 @@
 long rt_migrate_own_pages(int os_node);
 
 /*
+ * move_pages(2) of n pages (MPOL_MF_MOVE, the process's own pages) to
+ * kernel node to_os, timed: the call's ns, each page's node or -errno in
+ * status[]; -1 with errno when the call failed. The one timed move that
+ * the migration trial below and the memory cost model's calibration
+ * (rt_mem_cost.c) are built on.
+ */
+double rt_migrate_timed_ns(void **pages, int n, int to_os, int *status);
+
+/*
  * What migrating one page costs here, measured: RT_MIGRATE_TRIAL_PAGES pages
  * of a private buffer are put on kernel node from_os, then moved to to_os
  * and back with move_pages(2), each leg timed; the faster leg's time per
