@@ -4,25 +4,11 @@
 // settled window (after one skipped for the switch) is weighed against its window before. Slower: each region
 // goes back to its own pins (a 1,0; b 0,1) and is never offered a compromise again. Faster: it stays. White box:
 // the loop fed critical paths and re-pin counts directly, on two nodes of this machine's CPUs.
-// RUN: %clang-omp %s %rt-internals -o %t
+// RUN: %clang-omp %s -I%S/Inputs %rt-internals -o %t
 // RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 OMP_PLACEMENT=critpath,sample=2 %t | FileCheck %s
 #include <stdio.h>
 
-#include "rt_affinity.h"
-#include "rt_loop.h"
-#include "rt_region.h"
-#include "rt_settings.h"
-#include "rt_topology.h"
-
-static rt_region_t *region(const void *code, const uint64_t *tnt)
-{
-    rt_region_t *r = rt_region_get(code, 2, NULL, -1);
-    for (int i = 0; i < 4; i++)
-        r->tnt[i] = tnt[i];
-    r->seen_cpu[0] = 0;
-    r->seen_cpu[1] = 1;
-    return r;
-}
+#include "two_nodes.h"
 
 // One execution as the events count it (rt_events.c), then the loop's turn.
 static void end(rt_region_t *r, uint64_t cp)
@@ -51,8 +37,8 @@ static void show(const char *what, const rt_region_t *a, const rt_region_t *b)
 
 static void run(const char *what, const void *code_a, const void *code_b, uint64_t shared)
 {
-    rt_region_t *a = region(code_a, (const uint64_t[]){0, 1000, 1000, 0});
-    rt_region_t *b = region(code_b, (const uint64_t[]){1000, 0, 0, 1000});
+    rt_region_t *a = sampled_region(code_a, crossed);
+    rt_region_t *b = sampled_region(code_b, (const uint64_t[]){1000, 0, 0, 1000});
     end(a, 200000); // sampled
     end(a, 200000);
     end(a, 150000); // verified faster
@@ -75,14 +61,8 @@ static void run(const char *what, const void *code_a, const void *code_b, uint64
 
 int main(void)
 {
-    rt_settings_init();
-    rt_machine_init(NULL, 0);
-    rt_affinity_init();
-    rt_loop_init();
-    if (rt_mach->topo.nnodes != 2 || !rt_affinity_applies()) {
-        printf("needs two nodes of this machine's CPUs\n");
+    if (loop_on_two_nodes())
         return 1;
-    }
     static int slower_a, slower_b, faster_a, faster_b;
     // CHECK: slower: a kept 1,0; b unchanged 0,1
     // CHECK-NEXT: slower: compromise 1 1, cpus [[C0:[0-9]]],[[C1:[0-9]]] and [[C0]],[[C1]]

@@ -5,25 +5,14 @@
 // (both short ones) were compared; now it is rolled back, in either phase of the cycle, and a move that makes
 // the cycle faster is kept. White box: the loop fed critical paths directly, on two nodes of this machine's
 // CPUs; a replayed-like table sends each thread to the other node.
-// RUN: %clang-omp %s %rt-internals -o %t
+// RUN: %clang-omp %s -I%S/Inputs %rt-internals -o %t
 // RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 OMP_PLACEMENT=critpath,sample=5 OMP_PLACEMENT_VERBOSE=1 %t 2>&1 | FileCheck %s
-#include <stdio.h>
-
-#include "rt_affinity.h"
-#include "rt_loop.h"
-#include "rt_region.h"
-#include "rt_settings.h"
-#include "rt_topology.h"
+#include "two_nodes.h"
 
 static void run(const char *what, const void *code, const uint64_t *before, int nbefore, const uint64_t *after,
                 int nafter)
 {
-    rt_region_t *r = rt_region_get(code, 2, NULL, -1);
-    uint64_t swap[4] = {0, 1000, 1000, 0};
-    for (int i = 0; i < 4; i++)
-        r->tnt[i] = swap[i];
-    r->seen_cpu[0] = 0;
-    r->seen_cpu[1] = 1;
+    rt_region_t *r = sampled_region(code, crossed);
     for (int i = 0; i < nbefore; i++) {
         rt_loop_region_end(r, before[i]);
         if (i >= 4)
@@ -40,14 +29,8 @@ static void run(const char *what, const void *code, const uint64_t *before, int 
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0); // its lines among the log's, in order
-    rt_settings_init();
-    rt_machine_init(NULL, 0);
-    rt_affinity_init();
-    rt_loop_init();
-    if (rt_mach->topo.nnodes != 2 || !rt_affinity_applies()) {
-        printf("needs two nodes of this machine's CPUs\n");
+    if (loop_on_two_nodes())
         return 1;
-    }
     static const uint64_t cycle[] = {1000, 300, 1010, 305, 1005, 300};
     static int long_slower, other_phase, faster, no_cycle;
     // Five sampled executions show a cycle of 2: the baseline closes on the sixth, the mean of the fastest

@@ -2,24 +2,13 @@
 // 253.9 us after, was kept because its noisy baseline (a spread of 50 %) allowed up to 50 % more. Now it is
 // rolled back, and a move that measures faster is kept. White box: the loop fed critical paths directly, on
 // two nodes of this machine's CPUs; a replayed-like table sends each thread to the other node.
-// RUN: %clang-omp %s %rt-internals -o %t
+// RUN: %clang-omp %s -I%S/Inputs %rt-internals -o %t
 // RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 OMP_PLACEMENT=critpath,sample=2 %t | FileCheck %s
-#include <stdio.h>
-
-#include "rt_affinity.h"
-#include "rt_loop.h"
-#include "rt_region.h"
-#include "rt_settings.h"
-#include "rt_topology.h"
+#include "two_nodes.h"
 
 static void run(const char *what, const void *code, const uint64_t *before, const uint64_t *after)
 {
-    rt_region_t *r = rt_region_get(code, 2, NULL, -1);
-    uint64_t swap[4] = {0, 1000, 1000, 0};
-    for (int i = 0; i < 4; i++)
-        r->tnt[i] = swap[i];
-    r->seen_cpu[0] = 0;
-    r->seen_cpu[1] = 1;
+    rt_region_t *r = sampled_region(code, crossed);
     for (int i = 0; i < 2; i++)
         rt_loop_region_end(r, before[i]);
     printf("%s: after sampling %s, cpus %d,%d\n", what, rt_outcome_name(r->outcome), r->pin_cpu[0], r->pin_cpu[1]);
@@ -31,14 +20,8 @@ static void run(const char *what, const void *code, const uint64_t *before, cons
 
 int main(void)
 {
-    rt_settings_init();
-    rt_machine_init(NULL, 0);
-    rt_affinity_init();
-    rt_loop_init();
-    if (rt_mach->topo.nnodes != 2 || !rt_affinity_applies()) {
-        printf("needs two nodes of this machine's CPUs\n");
+    if (loop_on_two_nodes())
         return 1;
-    }
     static int slower, faster;
     // CHECK: slower: after sampling verifying, cpus 1,0
     // CHECK-NEXT: slower: rolled_back, cpus -1,-1, back through 0,1
