@@ -19,7 +19,9 @@ on a shared machine hits all of them alike):
                half's partners; no static mapping serves both halves), every
                other pattern as core (a rankfile, one core a rank as core)
 With --threads T > 1 the ranks are hybrid (an OpenMP team of T threads
-sweeps each rank's memory) and one more configuration runs:
+sweeps each rank's memory; each rank is bound to T cores, Open MPI's
+--map-by slot:PE=T, when all ranks' teams fit, the oracle's rankfile too)
+and one more configuration runs:
   ondeloc+critpath  ondeloc with ompnuma's drop-in libomp and OMP_PLACEMENT=critpath
                     (track=anon): each rank's team is placed by critpath inside the
                     CPUs the mapper gave the rank
@@ -46,7 +48,8 @@ btl_vader_single_copy_mechanism=none: messages copied in user space).
 
 Prints one line per pattern and configuration: median seconds, min, max, and
 the ratio of the median to core's. Only timings of runs that printed their
-line are kept; a failed run is reported and counted.
+line are kept; a failed run is reported and counted, with the last lines of
+its standard error ("# PATTERN CONFIG failed (status N)").
 """
 import argparse
 import os
@@ -75,7 +78,10 @@ def configurations(a, build, mpirun, cpus):
             "-x", "OMP_NUM_THREADS={}".format(a.threads)]
     for kv in a.extra_mca:
         base += ["--mca"] + kv.split("=", 1)
-    core = base + ["--map-by", "core", "--bind-to", bind]
+    # A hybrid rank gets a core per thread when the machine has them (Open MPI's PE=T): bound to one core, its
+    # team shared it (paced, 4 ranks of 2 threads on 4x2: `none` ran 0.23x such a `core`).
+    per_rank = hybrid_cores(a, cpus)
+    core = base + ["--map-by", "slot:PE={}".format(per_rank) if per_rank > 1 else "core", "--bind-to", bind]
     mp = "ondeloc,interval={}".format(a.interval) + (",topology=" + a.topology if a.topology else "")
     configs = [
         ("core", core),
@@ -94,6 +100,11 @@ def configurations(a, build, mpirun, cpus):
         keep = set(a.configs.split(",")) | {"core"}
         configs = [c for c in configs if c[0] in keep]
     return exe, lib, configs
+
+
+def hybrid_cores(a, cpus):
+    """Cores each rank is bound to: one per OpenMP thread when every rank's team fits, else one."""
+    return a.threads if a.threads > 1 and a.np * a.threads <= cpus else 1
 
 
 def pairs_partner(r, np):
@@ -124,8 +135,12 @@ def oracle_cores(pat, np, cpus):
     return cores
 
 
-def oracle_rankfile(pat, np, cpus):
-    """Open MPI's rankfile for oracle_cores."""
+def oracle_rankfile(pat, np, cpus, per_rank=1):
+    """Open MPI's rankfile for oracle_cores; a hybrid rank (per_rank cores, hybrid_cores) takes the per_rank cores
+    from its place on."""
+    if per_rank > 1:
+        return "".join("rank {}=localhost slot={}-{}\n".format(r, c * per_rank, c * per_rank + per_rank - 1)
+                       for r, c in enumerate(oracle_cores(pat, np, cpus // per_rank)))
     return "".join("rank {}=localhost slot={}\n".format(r, c) for r, c in enumerate(oracle_cores(pat, np, cpus)))
 
 
@@ -140,7 +155,7 @@ def run_host(a, exe, configs, pat, cpus):
     failed = {name: 0 for name, _ in configs}
     rankfile = tempfile.NamedTemporaryFile("w", prefix="oracle-", suffix=".rf", delete=False)
     with rankfile:
-        rankfile.write(oracle_rankfile(pat, a.np, cpus))
+        rankfile.write(oracle_rankfile(pat, a.np, cpus, hybrid_cores(a, cpus)))
     try:
         for _ in range(a.reps):
             for name, cmd in configs:
@@ -150,6 +165,8 @@ def run_host(a, exe, configs, pat, cpus):
                 line = [l for l in p.stdout.splitlines() if l.startswith(pat + " ")]
                 if p.returncode or not line:
                     failed[name] += 1
+                    print("# {} {} failed (status {}){}".format(pat, name, p.returncode, "".join(
+                        "\n#   " + e for e in p.stderr.splitlines()[-8:])))
                     continue
                 times[name].append(float(line[0].split()[1]))
     finally:
@@ -188,13 +205,16 @@ def run_vm(a, build, exe, lib, configs, patterns, cpus):
     says which run printed what ("@run PATTERN CONFIG STATUS" after each)."""
     lines = ["ifconfig lo 127.0.0.1 up", "hostname numavm"]
     rankfiles = {pat: "/tmp/oracle-{}.rf".format(pat) for pat in patterns}
-    lines += ["printf '{}' > {}".format(oracle_rankfile(pat, a.np, cpus), rankfiles[pat]) for pat in patterns]
+    lines += ["printf '{}' > {}".format(oracle_rankfile(pat, a.np, cpus, hybrid_cores(a, cpus)), rankfiles[pat])
+              for pat in patterns]
     mark = os.path.join(build, "bin", "ompnuma-emu-mark")
     for _ in range(a.reps):
         for pat in patterns:
             for name, cmd in configs:
                 full = command(cmd, name, pat, rankfiles) + [exe, pat, str(a.bytes), str(a.iters), str(a.local_mib)]
-                run = "{} 2>/dev/null; echo \"@run {} {} $?\"".format(" ".join(shlex.quote(x) for x in full), pat, name)
+                # A failed run's last lines of stderr come back as "@err ..." before its "@run" line.
+                run = ("{} 2>/tmp/run.err; s=$?; [ $s = 0 ] || tail -n 8 /tmp/run.err | sed 's/^/@err /'; "
+                       "echo \"@run {} {} $s\"").format(" ".join(shlex.quote(x) for x in full), pat, name)
                 if a.counts:
                     run = "{} tag {}; {}; {} tag 0".format(mark, tag_of(patterns, configs, pat, name), run, mark)
                 lines.append(run)
@@ -214,17 +234,20 @@ def run_vm(a, build, exe, lib, configs, patterns, cpus):
     p = subprocess.run(runner + ["--", "sh", "-c", "\n".join(lines)], capture_output=True, text=True)
     times = {pat: {name: [] for name, _ in configs} for pat in patterns}
     failed = {pat: {name: 0 for name, _ in configs} for pat in patterns}
-    last = None
+    last, err = None, []
     for l in p.stdout.splitlines():
         w = l.split()
         if len(w) >= 2 and w[0] in patterns:
             last = float(w[1])
+        elif w[:1] == ["@err"]:
+            err.append(l[5:])
         elif len(w) == 4 and w[0] == "@run" and w[1] in times and w[2] in times[w[1]]:
             if w[3] == "0" and last is not None:
                 times[w[1]][w[2]].append(last)
             else:
                 failed[w[1]][w[2]] += 1
-            last = None
+                print("# {} {} failed (status {}){}".format(w[1], w[2], w[3], "".join("\n#   " + e for e in err)))
+            last, err = None, []
     if p.returncode:
         print("# the VM ended with status {}: {}".format(p.returncode, p.stderr.strip().splitlines()[-1:]))
     for l in p.stderr.splitlines():
