@@ -135,6 +135,8 @@ struct rt_mpimap {
     int            early;         /* decisions taken at a probe: the traffic had left the mapping */
     int           *prev, *prev_core, *node, *core;
     int           *start;         /* [n] the node each rank was bound to at start, -1 unknown */
+    int           *slots;         /* [nnodes] ranks a node holds: its cores / width (pt.capacity) */
+    int            width;         /* cores each rank was bound to at start (hybrid ranks: > 1) */
     int           *published;     /* [n] whether the last decision bound rank i anew */
     pl_ondeloc_rule_t *why;
     void          *work;
@@ -484,11 +486,19 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
  * node first-touched its memory there: its row records that node as where
  * its memory is, so that staying there later moves no memory (the mapper
  * writes migrated_to here, before its first publish; the rank afterwards).
+ *
+ * Hybrid ranks, each bound to several CPUs (mpirun's --map-by slot:PE=T for
+ * an OpenMP team of T), keep as many: a node holds its cores / width of
+ * them (slots, the policy's capacity), width the fewest CPUs a rank was
+ * bound to. Placed a core a rank, pairs of 2-thread ranks shared the 2
+ * cores of a node, each team on one core: paced, ondeloc ran 1.5x `core`
+ * (4 ranks on 4 nodes of 2 cores). When the slots cannot hold every rank,
+ * a core a rank as before.
  */
 static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
 {
     const rt_topo_t *t = &m->topo;
-    int n = m->n, nn = t->nnodes;
+    int n = m->n, nn = t->nnodes, least = 0;
     for (int i = 0; i < n; i++)
         m->start[i] = -1;
     if (!t->this_system)
@@ -511,13 +521,23 @@ static void seed_start(rt_mpimap_t *m, int *cpus, int *slot)
             }
         if (counted != CPU_COUNT(&set)) /* a CPU outside the topology's nodes: unknown */
             memset(row, 0, sizeof(int) * (size_t)nn);
+        else if (counted > 0 && (!least || counted < least))
+            least = counted;
     }
+    m->width = least > 1 ? least : 1;
+    int room = 0;
+    for (int d = 0; d < nn; d++)
+        room += t->capacity[d] / m->width;
+    if (room < n)
+        m->width = 1;
+    for (int d = 0; d < nn; d++)
+        m->slots[d] = t->capacity[d] / m->width;
     if (pl_ondeloc_start_nodes(n, nn, cpus, m->start) <= 0)
         return;
     for (int i = 0; i < n; i++) {
         int d = m->start[i];
         m->prev[i] = d;
-        m->prev_core[i] = d >= 0 ? slot[i] : 0;
+        m->prev_core[i] = d >= 0 ? slot[i] / m->width : 0;
         if (d >= 0)
             atomic_store_explicit(&m->rows[i]->migrated_to, t->os_index[d] + 1, memory_order_relaxed);
     }
@@ -620,6 +640,7 @@ static void free_map(rt_mpimap_t *m)
     free(m->node);
     free(m->core);
     free(m->start);
+    free(m->slots);
     free(m->published);
     free(m->why);
     free(m->work);
@@ -712,7 +733,11 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg, char *why,
         return -1;
     }
     const rt_topo_t *t = &m->topo;
-    m->pt = (pl_topo_t){ t->nnodes, t->capacity, t->distance, t->numa_factor };
+    m->slots = malloc((size_t)t->nnodes * sizeof *m->slots);
+    m->width = 1;
+    if (m->slots)
+        memcpy(m->slots, t->capacity, (size_t)t->nnodes * sizeof *m->slots);
+    m->pt = (pl_topo_t){ t->nnodes, m->slots, t->distance, t->numa_factor };
     m->dry_run = rt_conf->mpi.dry_run || !t->this_system;
     size_t nn = (size_t)m->n * m->n;
     m->last = calloc(nn, sizeof *m->last);
@@ -731,7 +756,7 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg, char *why,
     m->work_bytes = pl_ondeloc_workspace_bytes(m->n, t->nnodes);
     m->work = m->work_bytes ? malloc(m->work_bytes) : NULL;
     if (!m->last || !m->delta || !m->probe_last || !m->probe_delta || !m->drift_delta || !m->prev || !m->prev_core
-        || !m->node || !m->core || !m->start || !m->published || !cpus || !m->why || !m->work) {
+        || !m->node || !m->core || !m->start || !m->slots || !m->published || !cpus || !m->why || !m->work) {
         free(cpus);
         free_map(m);
         snprintf(why, len, "out of memory");
@@ -776,6 +801,9 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg, char *why,
         rt_settings_format_mpi(rt_conf, set, sizeof set);
         say("mpi: %s on %d host(s), %d rank(s); topology %s (%d nodes)%s", set, cfg->nhosts, cfg->world_size,
             t->origin, t->nnodes, m->dry_run ? ", dry run" : "");
+    if (m->width > 1)
+        say("mpi: the ranks on %s were bound to %d CPUs each: they keep as many (a node holds its CPUs / %d)",
+            m->host, m->width, m->width);
     }
     return 0;
 }
@@ -851,7 +879,8 @@ static void write_report(const rt_mpimap_t *m)
     fprintf(f, ",\n    \"nodes\": %d,\n    \"capacity\": [", t->nnodes);
     for (int d = 0; d < t->nnodes; d++)
         fprintf(f, "%s%d", d ? ", " : "", t->capacity[d]);
-    fprintf(f, "],\n    \"dry_run\": %s,\n    \"local_ranks\": [", m->dry_run ? "true" : "false");
+    fprintf(f, "],\n    \"rank_width\": %d", m->width);
+    fprintf(f, ",\n    \"dry_run\": %s,\n    \"local_ranks\": [", m->dry_run ? "true" : "false");
     for (int i = 0; i < m->n; i++)
         fprintf(f, "%s%d", i ? ", " : "", m->cfg.local_world[i]);
     fprintf(f, "],\n    \"decisions\": %d,\n    \"remaps\": %d,\n    \"held_below_min_gain\": %d,\n"

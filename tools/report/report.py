@@ -252,8 +252,11 @@ def render_mpi(m, out):
     out.write("mpi       ondeloc ({})\n".format(m["settings"]))
     out.write("host      {}: {} of the job's {} ranks (the job spans {} host(s))\n".format(
         m["host"], len(m["local_ranks"]), m["world_size"], m.get("hosts", 1)))
-    out.write("topology  {}: {} nodes, cores {}{}\n".format(
-        m["topology"], m["nodes"], ",".join(str(c) for c in m["capacity"]), ", dry run" if m["dry_run"] else ""))
+    width = m.get("rank_width", 1)  # older reports have none
+    out.write("topology  {}: {} nodes, cores {}{}{}\n".format(
+        m["topology"], m["nodes"], ",".join(str(c) for c in m["capacity"]),
+        "; ranks bound to {} CPUs each keep as many".format(width) if width > 1 else "",
+        ", dry run" if m["dry_run"] else ""))
     held = m.get("held_below_min_gain")
     over = m.get("held_over_budget")  # older reports have none of these three
     probes = m.get("decisions_at_probes")
