@@ -1567,11 +1567,11 @@ void rt_loop_report_json(FILE *f, const rt_region_t *r)
     if (st->map_node[0] >= 0) {
         fprintf(f, "{\"policy\":");
         rt_json_string(f, pl_policy_name((pl_policy_t)st->decision_policy));
-        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f,\"cycle\":%d,"
-                "\"evidence\":{\"references\":%llu,\"least\":%llu,\"moved\":%d,\"gain\":%.6g,\"worst\":%.6g,"
-                "\"enough\":%s,\"extensions\":%d}}",
-                st->decision_us, st->predicted_before, st->predicted_after, st->noise,
-                st->cycle > 1 ? st->cycle : 1, (unsigned long long)st->evidence.refs, (unsigned long long)st->evidence.least, st->evidence.moved,
+        fprintf(f, ",\"decision_us\":%.2f,\"predicted_before\":%.6g,\"predicted_after\":%.6g,\"noise\":%.4f,"
+                "\"cycle\":%d,\"evidence\":{\"references\":%llu,\"least\":%llu,\"moved\":%d,\"gain\":%.6g,"
+                "\"worst\":%.6g,\"enough\":%s,\"extensions\":%d}}",
+                st->decision_us, st->predicted_before, st->predicted_after, st->noise, st->cycle > 1 ? st->cycle : 1,
+                (unsigned long long)st->evidence.refs, (unsigned long long)st->evidence.least, st->evidence.moved,
                 st->evidence.gain, st->evidence.worst, st->evidence.enough ? "true" : "false", st->extensions);
     } else {
         fputs("null", f);
