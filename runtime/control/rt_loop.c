@@ -1094,7 +1094,8 @@ out:
 
 /*
  * A move is kept only when the region measured faster after it than before
- * (fastest against fastest, or median against median for a loop): a move
+ * (fastest against fastest, per position in its cycle when its executions
+ * repeat in one, or median against median for a loop): a move
  * that does not earn its keep is undone, whatever the noise (a region was
  * once kept at 253.9 us after against 202.8 us before because a noisy
  * baseline allowed up to 50 %). Undone completely: every thread goes back
@@ -1309,8 +1310,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             if (!baseline_done(r))
                 return;
         }
-        /* The fastest execution of each phase: interference from the rest of
-         * the machine only ever adds time. */
+        /* What the baseline window says of the critical path (window_cp). */
         st->cp_before_ns = window_cp(r);
         st->noise = st->phase_min ? (double)(st->phase_max - st->phase_min) / (double)st->phase_min : 0.0;
         if (st->cycle > 1)

@@ -1,11 +1,9 @@
 /* rt_mem_cost.c: the memory cost model: migration a + b*pages and access costs, calibrated on this machine and cached per machine. */
 #include "rt_mem.h"
-#include "rt_sys.h"
 #include "rt_mem_int.h"
 #include "rt_migrate.h"
 
 #include <errno.h>
-#include <numaif.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
