@@ -149,6 +149,11 @@ def command(cmd, name, pat, rankfiles):
     return cmd + (["--rankfile", rankfiles[pat]] if name == "oracle" else [])
 
 
+def report_failure(pat, name, status, err_lines):
+    """A failed run's line, with the last lines of its standard error."""
+    print("# {} {} failed (status {}){}".format(pat, name, status, "".join("\n#   " + e for e in err_lines)))
+
+
 def run_host(a, exe, configs, pat, cpus):
     """One run of each configuration per repetition, on this machine."""
     times = {name: [] for name, _ in configs}
@@ -165,8 +170,7 @@ def run_host(a, exe, configs, pat, cpus):
                 line = [l for l in p.stdout.splitlines() if l.startswith(pat + " ")]
                 if p.returncode or not line:
                     failed[name] += 1
-                    print("# {} {} failed (status {}){}".format(pat, name, p.returncode, "".join(
-                        "\n#   " + e for e in p.stderr.splitlines()[-8:])))
+                    report_failure(pat, name, p.returncode, p.stderr.splitlines()[-8:])
                     continue
                 times[name].append(float(line[0].split()[1]))
     finally:
@@ -246,7 +250,7 @@ def run_vm(a, build, exe, lib, configs, patterns, cpus):
                 times[w[1]][w[2]].append(last)
             else:
                 failed[w[1]][w[2]] += 1
-                print("# {} {} failed (status {}){}".format(w[1], w[2], w[3], "".join("\n#   " + e for e in err)))
+                report_failure(w[1], w[2], w[3], err)
             last, err = None, []
     if p.returncode:
         print("# the VM ended with status {}: {}".format(p.returncode, p.stderr.strip().splitlines()[-1:]))
