@@ -415,6 +415,18 @@ static int plan_with(data_t *d, const rt_region_t *r, inputs_t *in, const int *t
                         in->range, in->ms.n, &p, act, MAX_ACTIONS, plan, in->work, in->wb);
 }
 
+/* Whether a sample of the log is on another node than its thread's. */
+static int any_remote(const rt_addr_log_t *log, const int *thread_node, int nt)
+{
+    for (uint32_t i = 0; i < log->n; i++) {
+        const pl_data_sample_t *e = &log->entry[i];
+        if (e->thread >= 0 && e->thread < nt && e->node >= 0 && thread_node[e->thread] >= 0 &&
+            e->node != thread_node[e->thread])
+            return 1;
+    }
+    return 0;
+}
+
 static void record_dry_run(data_t *d, const rt_region_t *r)
 {
     d->state = ST_DECIDED;
@@ -448,9 +460,15 @@ int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads
     in.ms = (mappings_t){.log = &d->log, .range = in.range, .map = in.map};
     rt_pages_each_mapping(keep_mapping, &in.ms);
 
+    /* Priced only when a reference is remote: else nothing can move, and
+     * the trial that prices a page here (rt_mem_cost_line) would cost a
+     * program with nothing to gain its page moves (a loop of patterns
+     * local-long, paced 2-node VM). */
     pl_move_cost_t line;
     pl_move_cost_default(&line);
-    if (rt_mem_cost_line(&line.mig_fixed_us, &line.mig_page_us, d->line, sizeof d->line) != 0)
+    if (!any_remote(&d->log, in.thread_node, nt))
+        snprintf(d->line, sizeof d->line, "not priced: no remote reference");
+    else if (rt_mem_cost_line(&line.mig_fixed_us, &line.mig_page_us, d->line, sizeof d->line) != 0)
         snprintf(d->line, sizeof d->line, "MaMI's line (no calibration cached, no trial here)");
     int balancing = rt_numa_balancing_mode();
     double cp = cp_ns > 0 ? cp_ns : 0;
