@@ -64,22 +64,43 @@
 #define LOOP_WINDOW 2
 
 /* One call site may run work of different kinds in turn: FFTW's one region
- * (fftw_spawn_loop) runs every loop of its plans, each transform a long
- * loop then a short one. A window's fastest execution compares like with
+ * (fftw_spawn_loop) runs every loop of its plans, a forward and a backward
+ * transform two loops each. A window's fastest execution compares like with
  * like only when the windows hold the same kinds: a data move was kept on
  * the fastest of one transform's two executions against another's (2.303 s
- * against 2.319, the short loops, which the moved pages never served), and
- * the run lost 10 % (paced 2-node VM). So the executions a region ran while
- * sampled and timed (the last CYCLE_RING) are looked at for the shortest
- * cycle they show: each within CYCLE_TOL of the one a cycle before it, the
- * cycle seen twice, at most CYCLE_MAX long. With one, the baseline closes
- * on whole cycles, the verification takes the baseline's length, and each
- * window counts by the fastest of each position in the cycle, their mean
- * per execution. Without one (a cycle of 1, or no pattern: noise), by its
- * fastest: interference only ever adds time. */
+ * against 2.319, loops the moved pages never served), and the run lost 10 %
+ * (paced 2-node VM). So a region's latest consecutive executions that no
+ * source slowed while it sampled (the last CYCLE_RING: its ring) are looked
+ * at for the cycle they show: each within CYCLE_TOL of the one a cycle
+ * before it, over two cycles at least, at most CYCLE_MAX long; of those,
+ * the shortest that fits nearly as tightly as the tightest (FFTW's cycle of
+ * 4 fits within 1 %, the 2 that pairs its forward and backward loops 10 to
+ * 20 %). Times that stay within CYCLE_TOL of each other from the first
+ * `sample` on are a cycle of 1, and the baseline closes as it always did,
+ * by its fastest. Times that vary, with no cycle yet, keep the baseline
+ * open until the ring is full or for `sample` + CYCLE_MAX executions (what
+ * a noisy region waits at most), or not at all without verification. Then
+ * the baseline is its last whole cycles,
+ * the verification takes as many executions, and each window counts by the
+ * fastest of each position in the cycle, their mean per execution; or,
+ * without a cycle (noise), by its fastest, the verification as long as the
+ * baseline.
+ *
+ * The sample must see every kind too. A source with a budget arms one
+ * execution in a few, at a stride its cost sets: FFTW's page sampler armed
+ * every other execution, only the second loop of each transform, never the
+ * one that reads the serially filled input, and the region stopped "at
+ * home" after two of them (paced 2-node VM: the input's half on the wrong
+ * node in every run). So a region whose executions vary (`varies`: twice
+ * an execution KINDS_APART from the fastest or the slowest before it, its
+ * first left out and what the source's faults took off) takes its sampled
+ * executions at different positions (execution number mod CYCLE_MAX) until
+ * it has them all, and takes its whole sample (no home early). */
 #define CYCLE_RING RT_LOOP_RING
 #define CYCLE_MAX (CYCLE_RING / 2)
 #define CYCLE_TOL 0.2
+#define CYCLE_SLACK 0.02
+#define KINDS_APART 1.5
 
 /* The loop's state of each region, by id: set when the record is created,
  * before it is published (rt_region_on_create), never changed after. */
@@ -258,32 +279,46 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The shortest cycle, in executions, that r's latest executions show (its
- * ring, oldest first): each within CYCLE_TOL of the one a cycle before it,
- * the cycle seen twice. 1 when none longer is shown. */
-static int cycle_of(const rt_loop_region_t *st)
+/* The ring's executions, oldest first, into w; how many. */
+static int ring_read(const rt_loop_region_t *st, uint64_t *w)
 {
     int n = st->ring_n < CYCLE_RING ? (int)st->ring_n : CYCLE_RING;
-    uint64_t w[CYCLE_RING];
     for (int i = 0; i < n; i++)
         w[i] = st->ring[(st->ring_n - (uint32_t)n + (uint32_t)i) % CYCLE_RING];
-    for (int p = 1; p <= CYCLE_MAX && 2 * p <= n; p++) {
-        int i = p;
-        for (; i < n; i++) {
-            uint64_t a = w[i], b = w[i - p], lo = a < b ? a : b, hi = a < b ? b : a;
-            if ((double)hi > (double)lo * (1 + CYCLE_TOL))
-                break;
-        }
-        if (i == n)
-            return p;
+    return n;
+}
+
+/* The largest relative difference between executions p apart in w[0..n). */
+static double cycle_fit(const uint64_t *w, int n, int p)
+{
+    double worst = 0;
+    for (int i = p; i < n; i++) {
+        uint64_t a = w[i], b = w[i - p], lo = a < b ? a : b, hi = a < b ? b : a;
+        double d = lo ? (double)(hi - lo) / (double)lo : (hi ? 1e9 : 0);
+        worst = d > worst ? d : worst;
     }
-    return 1;
+    return worst;
+}
+
+/* The cycle, in executions, that r's ring shows; 0 when none does (yet). */
+static int cycle_of(const rt_loop_region_t *st)
+{
+    uint64_t w[CYCLE_RING];
+    int n = ring_read(st, w);
+    double fit[CYCLE_MAX + 1], best = CYCLE_TOL;
+    for (int p = 1; p <= CYCLE_MAX; p++) {
+        fit[p] = 2 * p <= n ? cycle_fit(w, n, p) : 1e9;
+        best = fit[p] < best ? fit[p] : best;
+    }
+    for (int p = 1; p <= CYCLE_MAX; p++)
+        if (fit[p] <= CYCLE_TOL && fit[p] <= 2 * best + CYCLE_SLACK)
+            return p;
+    return 0;
 }
 
 /* Whether a region's baseline window may close (its `sample` executions
- * timed): on whole cycles of the one its executions show. Sets the cycle
- * and the length the verification takes. A loop's window is its
- * LOOP_WINDOW x `sample`. */
+ * timed), by its ring ("cycle" above). Sets the cycle and the length the
+ * verification takes. A loop's window is its LOOP_WINDOW x `sample`. */
 static int baseline_done(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
@@ -292,33 +327,56 @@ static int baseline_done(rt_region_t *r)
         return n >= window_execs(r);
     if (n < rt_conf->sample)
         return 0;
-    int p = cycle_of(st);
-    if (n % p && n < window_room(0))
+    int seen = st->ring_n < CYCLE_RING ? (int)st->ring_n : CYCLE_RING, p = seen < 2 ? 1 : cycle_of(st);
+    /* Without verification only the decision's prediction reads the
+     * baseline: it closes after its `sample` executions, as it always did. */
+    if (p != 1 && rt_conf->verify && seen < CYCLE_RING && n < rt_conf->sample + CYCLE_MAX)
         return 0;
-    st->cycle = n % p ? 1 : p;
-    st->window_n = n;
+    if (p >= 2) {
+        int room = window_room(0) < seen ? window_room(0) : seen;
+        st->cycle = p;
+        st->window_n = room / p * p;
+    } else {
+        st->cycle = 1;
+        st->window_n = n < window_room(0) ? n : window_room(0);
+    }
     return 1;
+}
+
+/* The mean over the positions of a cycle of p of each one's fastest, in
+ * w[0..n) (n a whole number of cycles). */
+static double cycle_cp(const uint64_t *w, int n, int p)
+{
+    double sum = 0;
+    for (int j = 0; j < p; j++) {
+        uint64_t least = UINT64_MAX;
+        for (int k = j; k < n; k += p)
+            least = w[k] < least ? w[k] : least;
+        sum += (double)least;
+    }
+    return sum / p;
 }
 
 /* What a timing window says of the critical path. A region's: the fastest
  * execution of each position in its cycle (interference only ever adds
- * time), their mean; with a cycle of one, the window's fastest. A loop's:
- * its median (sorted in place: the window is over). */
+ * time), their mean: the baseline's from its ring (its last whole cycles,
+ * right before the verification's first), the verification's from its
+ * window; with a cycle of one, the window's fastest. A loop's: its median
+ * (sorted in place: the window is over). */
 static double window_cp(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
     if (!r->construct) {
-        int n = st->phase_execs < window_room(0) ? st->phase_execs : window_room(0), p = st->cycle;
-        if (p <= 1 || n < p || !st->window)
+        int p = st->cycle;
+        if (p <= 1 || !st->window)
             return (double)st->phase_min;
-        double sum = 0;
-        for (int j = 0; j < p; j++) {
-            uint64_t least = UINT64_MAX;
-            for (int k = j; k < n; k += p)
-                least = st->window[k] < least ? st->window[k] : least;
-            sum += (double)least;
+        if (r->outcome == RT_OUTCOME_SAMPLING) {
+            uint64_t w[CYCLE_RING];
+            int n = ring_read(st, w);
+            return cycle_cp(w + (n - st->window_n), st->window_n, p);
         }
-        return sum / p;
+        int n = st->phase_execs < st->window_n ? st->phase_execs : st->window_n;
+        return n < p ? (double)st->phase_min : cycle_cp(st->window, n / p * p, p);
     }
     int n = st->phase_execs < window_execs(r) ? st->phase_execs : window_execs(r);
     if (!st->window || n == 0)
@@ -366,6 +424,18 @@ static int promising(const rt_region_t *r)
     return 0;
 }
 
+/* Whether this execution of a region whose executions vary is at a
+ * position (execution number mod CYCLE_MAX) its sample already took, while
+ * some position is still missing ("cycle"): it runs unsampled. */
+static int position_taken(const rt_region_t *r)
+{
+    const rt_loop_region_t *st = state(r);
+    if (!st->varies || r->construct || r->confirming || r->outcome != RT_OUTCOME_SAMPLING || !rt_counters_intrusive())
+        return 0;
+    unsigned all = (1u << CYCLE_MAX) - 1;
+    return st->positions != all && (st->positions >> (r->executions % CYCLE_MAX) & 1u);
+}
+
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
 {
     rt_loop_region_t *st = state(r);
@@ -378,12 +448,13 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
         .nnodes = rt_mach->topo.nnodes,
         .tnt = r->confirming ? st->tnt_after : r->tnt,
         .samples = r->confirming ? NULL : st->tnt_samples,
-        .record = r->measuring,
+        .record = r->measuring && !position_taken(r),
         .once = st->phase_execs == 0,
         .probe = r->measuring && !r->confirming && r->outcome == RT_OUTCOME_SAMPLING && st->phase_execs == 0 &&
                  !r->construct && may_stop_home(r),
         .after = r->confirming,
         .addrs = r->confirming ? NULL : rt_data_log(r, st->resamples),
+        .slowed_ns = &st->slowed_ns,
     };
     out->promising = r->measuring && !r->confirming && promising(r);
 }
@@ -932,7 +1003,7 @@ static int may_stop_home(const rt_region_t *r)
 static int home_early(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
-    if (!may_stop_home(r))
+    if (!may_stop_home(r) || st->varies)
         return 0;
     for (int i = 0; i < r->team_size; i++) {
         uint64_t local, remote;
@@ -1154,6 +1225,7 @@ static void sample_again(rt_region_t *r)
     st->cp_settled_ns = 0;
     st->cycle = st->window_n = 0;
     st->ring_n = 0;
+    st->positions = 0;
     r->confirming = 0;
     phase_reset(r, RT_OUTCOME_SAMPLING, 1);
 }
@@ -1247,6 +1319,41 @@ int rt_loop_source_sees(rt_region_t *r)
     return 1;
 }
 
+/* A sampling execution of r ended (critical path cp, of which the source's
+ * faults took slowed; sampled: an intrusive source sampled it): its ring,
+ * the positions sampled, and whether its executions vary ("cycle"). */
+static void watch_kinds(rt_region_t *r, uint64_t cp, uint64_t slowed, int sampled)
+{
+    rt_loop_region_t *st = state(r);
+    /* A sampled execution is slower: the ring's run of comparable
+     * executions begins again after it. execution_end has counted this one. */
+    if (sampled) {
+        st->ring_n = 0;
+        st->positions |= 1u << ((r->executions - 1) % CYCLE_MAX);
+    } else {
+        st->ring[st->ring_n++ % CYCLE_RING] = cp;
+    }
+    if (r->executions < 2 || r->construct)
+        return;
+    uint64_t fair = cp > slowed ? cp - slowed : 0;
+    if (!st->seen_max) {
+        st->seen_min = st->seen_max = fair;
+        return;
+    }
+    /* Kinds come back every cycle, a preempted thread now and then: two
+     * executions KINDS_APART from the fastest, at least. */
+    if ((double)fair > (double)st->seen_min * KINDS_APART || (double)st->seen_max > (double)fair * KINDS_APART)
+        st->apart++;
+    st->seen_min = fair < st->seen_min ? fair : st->seen_min;
+    st->seen_max = fair > st->seen_max ? fair : st->seen_max;
+    if (!st->varies && st->apart >= 2) {
+        st->varies = 1;
+        rt_verbose(1, "region %d: its executions vary (%.3g to %.3g ms while sampled and timed); its sample "
+                   "takes every position of a cycle of up to %d, and no home early", r->id, 1e-6 * (double)st->seen_min,
+                   1e-6 * (double)st->seen_max, CYCLE_MAX);
+    }
+}
+
 void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
     rt_loop_region_t *st = state(r);
@@ -1257,8 +1364,11 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
     r->resting = st->budget_rest = declined && r->source_waits;
     if (allotment_moved(r))
         return;
+    uint64_t slowed = st->slowed_ns;
+    st->slowed_ns = 0;
     if (r->outcome == RT_OUTCOME_SAMPLING)
-        st->ring[st->ring_n++ % CYCLE_RING] = cp;
+        watch_kinds(r, cp, slowed, r->measuring && !declined && rt_counters_intrusive() &&
+                                   st->armed_execs != st->armed_seen);
     switch (r->outcome) {
     case RT_OUTCOME_OFF:
         /* Only the monitor alone (imar2) measures such a region: its first
@@ -1420,9 +1530,13 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
             snprintf(buf, len, "ran %llu executions: %d of the %d sampled ones it needs%s",
                      (unsigned long long)r->executions, st->phase_execs, sample,
                      rt_counters_intrusive() ? ", then as many unsampled ones for a clean baseline" : "");
-        else
+        else if (st->phase_execs < sample)
             snprintf(buf, len, "ran %llu executions: sampled, %d of the %d clean ones it needs for a baseline",
-                     (unsigned long long)r->executions, st->phase_execs, window_execs(r));
+                     (unsigned long long)r->executions, st->phase_execs, sample);
+        else
+            snprintf(buf, len, "ran %llu executions: sampled, %d clean ones of times that vary, of the up to %d "
+                     "it takes to show a cycle of up to %d", (unsigned long long)r->executions, st->phase_execs,
+                     sample + CYCLE_MAX, CYCLE_MAX);
         unsigned long long declined = r->measuring ? st->declined : 0;
         int waiting = st->loops_waiting;
         if (declined || waiting > 0) {

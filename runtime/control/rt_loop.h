@@ -30,9 +30,18 @@ typedef enum {
 typedef struct rt_loop_region {
     uint64_t    *window;        /* the current timing window's critical paths, in order (a
                                    loop's median is taken, a region's fastest per cycle position) */
-    uint64_t     ring[RT_LOOP_RING]; /* region: its latest critical paths while sampled and
-                                   timed, ring_n of them so far (rt_loop.c: "cycle") */
+    uint64_t     ring[RT_LOOP_RING]; /* region: its latest consecutive critical paths while
+                                   sampling that no source slowed, ring_n of them so far
+                                   (rt_loop.c: "cycle") */
     uint32_t     ring_n;
+    uint64_t     seen_min, seen_max; /* region: its fastest and slowest execution while sampling,
+                                   its first left out, less what the source's faults took */
+    uint64_t     slowed_ns;     /* region: what the source's faults took of the execution ending
+                                   (rt_sample_t.slowed_ns) */
+    int          apart;         /* region: executions KINDS_APART from the others (rt_loop.c: "cycle") */
+    int          varies;        /* region: two such, at least: its executions are of kinds that differ */
+    unsigned     positions;     /* region, while it varies: the positions (execution number mod
+                                   CYCLE_MAX) its sampled executions took */
     int          cycle;         /* region: executions in the cycle its baseline showed (1 none) */
     int          window_n;      /* region: its baseline's length, the verification's (0 not yet) */
     int          phase_execs;   /* executions in the current phase */

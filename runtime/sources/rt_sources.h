@@ -60,6 +60,8 @@ typedef struct rt_sample {
                                (a worksharing loop inside a running team, rt_events.c); NULL for a
                                team about to fork, whose threads come to thread_begin */
     rt_addr_log_t *addrs;   /* where a source with addresses logs them when record (NULL: nobody asks) */
+    uint64_t   *slowed_ns;  /* where an intrusive source's region_end writes what its sampling took
+                               of the execution's critical path (NULL: nobody asks) */
 } rt_sample_t;
 
 #define RT_SOURCE_ARMED   1

@@ -1293,6 +1293,9 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     if (!r->record)
         drop_counts();
     pthread_mutex_unlock(&lock);
+    /* Shared by the team's threads, which fault side by side (charge_faults). */
+    if (r->slowed_ns)
+        *r->slowed_ns = faults_cost(resolver_ns, faults) / (uint64_t)(r->team_size > 0 ? r->team_size : 1);
     rt_verbose(2, "pagefault: region %d: %llu faults, %zu page states visited, %.3f ms on the faulting threads, "
                "%.3f ms of it in the resolver", r->id,
                (unsigned long long)faults, seen, 1e-6 * (double)faults_cost(resolver_ns, faults),

@@ -20,9 +20,9 @@ int main(void)
     double *a = calloc(n, sizeof *a), s = 0;
     if (!a)
         return 1;
-    for (int it = 0; it < 6; it++)
+    for (int it = 0; it < 12; it++)
         s += sweep(a, n, 2);
-    for (int it = 0; it < 6; it++)
+    for (int it = 0; it < 12; it++)
         s += sweep(a, n, 3);
     printf("sum %.1f\n", s);
     free(a);
