@@ -233,6 +233,16 @@ static int by_remote(const void *x, const void *y)
  * its page is off the node its thread ran on), biggest share first. Named
  * only when a report or the verbose log will say it: naming reads the
  * symbol tables. */
+/* Whether sample s is on another node than its thread's: 1 or 0, or -1 when
+ * either node is unknown. */
+static int sample_remote(const pl_data_sample_t *s, const int *thread_node, int nt)
+{
+    int u = s->thread >= 0 && s->thread < nt ? thread_node[s->thread] : -1;
+    if (u < 0 || s->node < 0 || s->node >= rt_mach->topo.nnodes)
+        return -1;
+    return s->node != u;
+}
+
 static void attribute(data_t *d, const mappings_t *ms, const int *thread_node, int nt)
 {
     int nd = rt_mach->topo.nnodes;
@@ -243,10 +253,9 @@ static void attribute(data_t *d, const mappings_t *ms, const int *thread_node, i
     d->remote_total = d->other_remote = 0;
     for (uint32_t k = 0; g && per_node && k < d->log.n; k++) {
         const pl_data_sample_t *s = &d->log.entry[k];
-        int u = s->thread >= 0 && s->thread < nt ? thread_node[s->thread] : -1;
-        if (u < 0 || s->node < 0 || s->node >= nd)
+        int remote = sample_remote(s, thread_node, nt), m = 0;
+        if (remote < 0)
             continue;
-        int remote = s->node != u, m = 0;
         d->remote_total += remote;
         while (m < ms->n && !(s->addr >= ms->range[m].lo && s->addr < ms->range[m].hi))
             m++;
@@ -418,12 +427,9 @@ static int plan_with(data_t *d, const rt_region_t *r, inputs_t *in, const int *t
 /* Whether a sample of the log is on another node than its thread's. */
 static int any_remote(const rt_addr_log_t *log, const int *thread_node, int nt)
 {
-    for (uint32_t i = 0; i < log->n; i++) {
-        const pl_data_sample_t *e = &log->entry[i];
-        if (e->thread >= 0 && e->thread < nt && e->node >= 0 && thread_node[e->thread] >= 0 &&
-            e->node != thread_node[e->thread])
+    for (uint32_t i = 0; i < log->n; i++)
+        if (sample_remote(&log->entry[i], thread_node, nt) > 0)
             return 1;
-    }
     return 0;
 }
 

@@ -279,10 +279,16 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* How many executions the ring holds. */
+static int ring_len(const rt_loop_region_t *st)
+{
+    return st->ring_n < CYCLE_RING ? (int)st->ring_n : CYCLE_RING;
+}
+
 /* The ring's executions, oldest first, into w; how many. */
 static int ring_read(const rt_loop_region_t *st, uint64_t *w)
 {
-    int n = st->ring_n < CYCLE_RING ? (int)st->ring_n : CYCLE_RING;
+    int n = ring_len(st);
     for (int i = 0; i < n; i++)
         w[i] = st->ring[(st->ring_n - (uint32_t)n + (uint32_t)i) % CYCLE_RING];
     return n;
@@ -327,7 +333,7 @@ static int baseline_done(rt_region_t *r)
         return n >= window_execs(r);
     if (n < rt_conf->sample)
         return 0;
-    int seen = st->ring_n < CYCLE_RING ? (int)st->ring_n : CYCLE_RING, p = seen < 2 ? 1 : cycle_of(st);
+    int seen = ring_len(st), p = seen < 2 ? 1 : cycle_of(st);
     /* Without verification only the decision's prediction reads the
      * baseline: it closes after its `sample` executions, as it always did. */
     if (p != 1 && rt_conf->verify && seen < CYCLE_RING && n < rt_conf->sample + CYCLE_MAX)
