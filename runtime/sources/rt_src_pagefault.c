@@ -65,7 +65,7 @@
  * signal waits while the dispatcher runs (rt_fault.c). A thread that faults
  * again on a page this source already gave back is taking the program's own
  * fault (it protected the page itself): it goes to the program's handler
- * after one retry (give_back).
+ * after one retry (claim).
  *
  * What can still go wrong (documented in the README; why source=auto never
  * takes this source): a system call that reads or writes a protected page
@@ -143,6 +143,18 @@
  * (patterns local, paced 2-node VM: one arming with its faults 0.4 s of a
  * 0.9 s execution). */
 #define PROBE_PAGES_PER_THREAD 12
+/* The pages of a sample are taken in spans of SPAN_PAGES adjacent ones
+ * (aligned in their mapping), one span in so many pages: an mprotect costs
+ * about the same for 4 pages as for one (the mapping's split and the TLB
+ * shoot-down: 2.2 ms of paced time in the 2-node VM for one page, 10 ms
+ * for 512), so an arming and a disarm make a quarter of the calls for as
+ * many pages. Each page still counts when touched (its own fault). Spread
+ * one by one, the 64 pages of the patterns' local-long cost 154 ms to
+ * protect and 78 ms to give back untouched, for 4 references, and FFTW's
+ * armings 165 ms of their 300. The pages of a span are almost always one
+ * thread's on one node, as the pages one stride apart that a sweep met
+ * one after the other were. */
+#define SPAN_PAGES 4
 #define BUDGET_PAGES 512
 #define MAX_TEAM 1024
 #define MAX_NODES 64
@@ -217,7 +229,7 @@ static int armed_parent;          /* ... in this enclosing region */
 static pid_t armed_by;            /* the thread that armed it */
 static const void *armed_team;    /* the team instance being sampled */
 static int nested_declined;       /* nested teams the arming thread started inside it, not armed */
-static size_t armed_stride;       /* one tracked page in this many is protected (0: none tracked) */
+static size_t armed_stride;       /* one span (SPAN_PAGES) in this many tracked pages is protected (0: none) */
 static int armed_resident;        /* ... of the resident ones (resident_pages), else of all */
 static size_t armed_pages;        /* pages protected in this execution, of at most budget */
 static size_t armed_budget;
@@ -268,14 +280,13 @@ static int probe(char *why, size_t len)
     return 0;
 }
 
-/* Give page p (state *state) back when this source protects it: the state
- * goes from protected to restoring, access is restored, restoring is
- * cleared. A thread that faults on the page meanwhile sees it restoring and
- * retries; one that finds neither bit retries once (the page may have been
- * given back between its fault and its look) and is otherwise taking the
- * program's own fault. Async-signal-safe. The state before, or -1 when the
- * page was not protected by this source. */
-static int give_back(uint8_t *state, uintptr_t p)
+/* Page states from protected to restoring: a thread that faults on such a
+ * page meanwhile sees it restoring and retries; one that finds neither bit
+ * retries once (the page may have been given back between its fault and
+ * its look) and is otherwise taking the program's own fault. The state
+ * before, or -1 when the page was not protected by this source.
+ * Async-signal-safe. */
+static int claim(uint8_t *state)
 {
     uint8_t old = __atomic_load_n(state, __ATOMIC_ACQUIRE);
     do {
@@ -283,9 +294,36 @@ static int give_back(uint8_t *state, uintptr_t p)
             return -1;
     } while (!__atomic_compare_exchange_n(state, &old, (uint8_t)((old & ~PAGE_PROTECTED) | PAGE_RESTORING), 0,
                                           __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-    mprotect((void *)p, pagesz, PROT_READ | PROT_WRITE);
-    __atomic_fetch_and(state, (uint8_t)~PAGE_RESTORING, __ATOMIC_RELEASE);
     return old;
+}
+
+/* Pages [pg, pg + n) of a, claimed by the caller, made accessible with one
+ * mprotect, then no longer restoring. Async-signal-safe. */
+static void restore_run(area_t *a, size_t pg, size_t n)
+{
+    mprotect((void *)(a->start + pg * pagesz), n * pagesz, PROT_READ | PROT_WRITE);
+    for (size_t q = pg; q < pg + n; q++)
+        __atomic_fetch_and(&a->page[q], (uint8_t)~PAGE_RESTORING, __ATOMIC_RELEASE);
+}
+
+/* Every page of [pg, pg + n) of a this source protects, given back: one
+ * mprotect per run of adjacent ones. Pages given back. lock held. */
+static size_t give_back_pages(area_t *a, size_t pg, size_t n)
+{
+    size_t got = 0, run = pg, len = 0;
+    for (size_t q = pg; q <= pg + n; q++) {
+        if (q < pg + n && claim(&a->page[q]) >= 0) {
+            if (!len)
+                run = q;
+            len++;
+            continue;
+        }
+        if (len)
+            restore_run(a, run, len);
+        got += len;
+        len = 0;
+    }
+    return got;
 }
 
 /* The memory API's hold (rt_mem_set_sampler): pages in [lo, hi) given
@@ -303,8 +341,7 @@ static void hold(uintptr_t lo, uintptr_t hi)
             continue;
         size_t first = lo > a->start ? (lo - a->start) / pagesz : 0;
         size_t last = hi < a->end ? (hi - a->start + pagesz - 1) / pagesz : a->npages;
-        for (size_t pg = first; pg < last; pg++)
-            give_back(&a->page[pg], a->start + pg * pagesz);
+        give_back_pages(a, first, last - first);
     }
 }
 
@@ -473,8 +510,9 @@ static int resolve(void *addr, int code, void *ctx)
     if (p < a->start || p >= a->end)
         return RT_FAULT_NOT_MINE;
     uint64_t t0 = rt_now_ns();
-    uint8_t *state = &a->page[(p - a->start) / pagesz];
-    int given = give_back(state, p);
+    size_t pg = (p - a->start) / pagesz;
+    uint8_t *state = &a->page[pg];
+    int given = claim(state);
     if (given < 0) {
         /* Another thread is giving it back (retried until it is done), or
          * gave it back a moment ago, or the execution was disarmed between
@@ -505,6 +543,7 @@ static int resolve(void *addr, int code, void *ctx)
     }
     uint8_t old = (uint8_t)given;
     retry_page = 0;
+    restore_run(a, pg, 1);
     unsigned cpu = 0;
     rt_getcpu(&cpu, NULL);
     int here = cpu < 4096 ? tab->node_of_cpu[cpu] : -1;
@@ -812,13 +851,33 @@ static size_t resident_pages(void)
     return total;
 }
 
-/* One resident page in armed_stride of a (numbered over the resident pages
- * of every area, *k so far), from offset on, as resident_pages found them
- * at this arming. Pages protected. lock held. */
+/* The span of page pg of a (span pages, aligned in the area), from
+ * page *next on, taken into run (a thread's TCB, TLS or stack inside a
+ * merged mapping left out: *resume is the end of the excluded range the
+ * scan is in); *next goes past it. Pages protected by the runs it ended. */
+static size_t span_take(area_t *a, run_t *run, size_t pg, size_t span, size_t *next, uintptr_t *resume)
+{
+    size_t first = pg - pg % span, end = first + span < a->npages ? first + span : a->npages;
+    size_t got = 0;
+    for (size_t q = first > *next ? first : *next; q < end; q++) {
+        uintptr_t at = a->start + q * pagesz;
+        visited++;
+        if (at < *resume || rt_fault_excluded(at, at + pagesz, resume))
+            continue;
+        got += run_take(a, run, q);
+    }
+    if (end > *next)
+        *next = end;
+    return got;
+}
+
+/* The span of one resident page in armed_stride of a (numbered over the
+ * resident pages of every area, *k so far), from offset on, as
+ * resident_pages found them at this arming. Pages protected. lock held. */
 static size_t protect_resident(area_t *a, size_t *k, size_t offset)
 {
     const uint8_t *v = a->resident ? resid + a->resid_at : NULL;
-    size_t got = 0;
+    size_t got = 0, next = 0;
     run_t run = {0, 0};
     uintptr_t resume = 0;
     for (size_t pg = 0; v && pg < a->npages; pg++) {
@@ -830,22 +889,17 @@ static size_t protect_resident(area_t *a, size_t *k, size_t offset)
                 continue;
             }
         }
-        if (!(v[pg] & 1) || (*k)++ % armed_stride != offset)
-            continue;
-        uintptr_t at = a->start + pg * pagesz;
-        visited++;
-        if (at < resume || rt_fault_excluded(at, at + pagesz, &resume))
-            continue; /* a thread's TCB, TLS or stack inside a merged mapping */
-        got += run_take(a, &run, pg);
+        if ((v[pg] & 1) && (*k)++ % armed_stride == offset)
+            got += span_take(a, &run, pg, SPAN_PAGES, &next, &resume);
     }
     return got + run_end(a, &run);
 }
 
-/* Protects one page in armed_stride of the live areas (only the fresh ones
- * when fresh), from page offset of the first on, and when first touch is
- * emulated every page whose node is still unknown; one mprotect per run of
- * pages. Visits only the pages it takes, unless first touch is emulated.
- * Pages protected. lock held. */
+/* Protects the span of one page in armed_stride of the live areas (only
+ * the fresh ones when fresh), from page offset of the first on, and when
+ * first touch is emulated every page whose node is still unknown; one
+ * mprotect per run of pages. Visits only the pages it takes, unless first
+ * touch is emulated. Pages protected. lock held. */
 static size_t protect_sample(int fresh, size_t offset)
 {
     size_t k = 0, protected_pages = 0, stride = armed_stride;
@@ -859,20 +913,20 @@ static size_t protect_sample(int fresh, size_t offset)
             continue;
         }
         run_t run = {0, 0};
-        uintptr_t resume = 0; /* the end of an excluded range the scan is in */
+        uintptr_t resume = 0;
+        size_t next = 0;
         /* The first page whose number over all areas is offset modulo the
          * stride, then every stride-th (every page when first touch is
          * emulated: those of unknown node are taken too). */
         size_t step = emulate ? 1 : stride;
         size_t pg = emulate ? 0 : (offset + stride - k % stride) % stride;
         for (; pg < a->npages; pg += step) {
-            uintptr_t at = a->start + pg * pagesz;
-            visited++;
-            int take = (k + pg) % stride == offset || (emulate && !(a->page[pg] & PAGE_NODE_MASK));
-            if (take && (at < resume || rt_fault_excluded(at, at + pagesz, &resume)))
-                take = 0; /* a thread's TCB, TLS or stack inside a merged mapping */
-            if (take)
-                protected_pages += run_take(a, &run, pg);
+            if ((k + pg) % stride == offset)
+                protected_pages += span_take(a, &run, pg, SPAN_PAGES, &next, &resume);
+            else if (emulate && !(a->page[pg] & PAGE_NODE_MASK))
+                protected_pages += span_take(a, &run, pg, 1, &next, &resume);
+            else
+                visited++;
         }
         protected_pages += run_end(a, &run);
         k += a->npages;
@@ -913,8 +967,8 @@ static void sample_new_mappings(void)
         return;
     }
     size_t stride = armed_stride ? armed_stride : 1;
-    if (fresh / stride > left)
-        stride = fresh / left;
+    if (fresh * SPAN_PAGES / stride > left)
+        stride = fresh * SPAN_PAGES / left;
     armed_stride = stride;
     if ((uint64_t)stride * pagesz > tab->spacing)
         tab->spacing = (uint64_t)stride * pagesz;
@@ -957,17 +1011,26 @@ static void disarm_locked(void)
      * resolved, never declined. */
     for (int i = 0; i < nareas; i++) {
         area_t *a = &areas[i];
+        if (!a->page)
+            continue;
         if (prot_overflow) {
-            for (size_t pg = 0; pg < a->npages; pg++)
-                give_back(&a->page[pg], a->start + pg * pagesz);
+            give_back_pages(a, 0, a->npages);
             visited += a->npages;
             continue;
         }
-        for (size_t j = 0; j < nprot; j++)
-            if (prot_page[j] >= a->start && prot_page[j] < a->end && a->page) {
-                give_back(&a->page[(prot_page[j] - a->start) / pagesz], prot_page[j]);
-                visited++;
+        /* Adjacent pages (a span, or a dense sample) in one mprotect. */
+        for (size_t j = 0; j < nprot;) {
+            if (prot_page[j] < a->start || prot_page[j] >= a->end) {
+                j++;
+                continue;
             }
+            size_t n = 1;
+            while (j + n < nprot && prot_page[j + n] == prot_page[j] + n * pagesz && prot_page[j + n] < a->end)
+                n++;
+            give_back_pages(a, (prot_page[j] - a->start) / pagesz, n);
+            visited += n;
+            j += n;
+        }
     }
     nprot = 0;
     prot_overflow = 0;
@@ -1223,7 +1286,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
     t_resid = rt_now_ns() - t_resid;
     armed_resident = resident > 0;
     size_t pool = armed_resident ? resident : total;
-    armed_stride = pool > budget ? pool / budget : 1;
+    armed_stride = pool * SPAN_PAGES > budget ? pool * SPAN_PAGES / budget : 1;
     armed_pages = 0;
     tab->spacing = (uint64_t)armed_stride * pagesz;
     /* thread_index looks at the first team_size entries only. */

@@ -1,4 +1,4 @@
-// The page sampler logs the address, thread and node of each sampled reference into the sample's address log (what data placement plans from): one entry per reference counted in the table, each inside the memory touched, with the thread's index and the page's node; the log is bounded (what does not fit is counted as dropped), carries the sampler's spacing (bytes between two watched pages), and an execution that is not recorded logs nothing. White box: the source's operations called directly, on a synthetic 2-node topology of this machine's CPUs (first touch emulated: a page belongs to the node of the CPU that touches it first while sampled).
+// The page sampler logs the address, thread and node of each sampled reference into the sample's address log (what data placement plans from): one entry per reference counted in the table, each inside the memory touched, with the thread's index and the page's node; the log is bounded (what does not fit is counted as dropped), carries the sampler's spacing (bytes between two watched spans), and an execution that is not recorded logs nothing. The watched pages come in spans of 4 adjacent ones (one mprotect a span), each page its own reference. White box: the source's operations called directly, on a synthetic 2-node topology of this machine's CPUs (first touch emulated: a page belongs to the node of the CPU that touches it first while sampled).
 // RUN: %clang-omp %s %rt-internals -o %t
 // RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 OMP_PLACEMENT=critpath,source=pagefault,budget=off,track=anon %t | FileCheck %s
 #define _GNU_SOURCE
@@ -31,9 +31,13 @@ static void one_execution(rt_sample_t *s, const char *what)
         thread0 &= log->entry[k].thread == 0;
         node1 &= log->entry[k].node == 1;
     }
-    printf("%s: added %llu, logged %u, all counted %d, inside %d, thread 0 %d, node 1 %d, spacing %llu\n", what,
-           (unsigned long long)added, log->n, log->n + log->dropped == added, inside, thread0, node1,
-           (unsigned long long)log->spacing);
+    /* Spans: runs of adjacent logged pages (logged in the order touched: ascending). */
+    int spans = 0;
+    for (uint32_t k = 0; k < log->n; k++)
+        spans += k == 0 || log->entry[k].addr / ps != log->entry[k - 1].addr / ps + 1;
+    printf("%s: added %llu, logged %u, all counted %d, inside %d, thread 0 %d, node 1 %d, spacing %llu, spans %d\n",
+           what, (unsigned long long)added, log->n, log->n + log->dropped == added, inside, thread0, node1,
+           (unsigned long long)log->spacing, spans);
 }
 
 int main(void)
@@ -56,16 +60,19 @@ int main(void)
     static int code;
     rt_sample_t s = {.codeptr = &code, .parent_id = -1, .team_size = 1, .nnodes = 2, .tnt = tnt,
                      .samples = samples, .record = 1, .addrs = &log};
-    // Every page is protected while its node is unknown (2048); 32 watched per thread: every 64th page.
+    // Every page is protected while its node is unknown (2048); 32 watched per thread: a span of 4 in 256 pages.
     one_execution(&s, "first");
-    // Now every page's node is known: only the watched ones are protected.
-    // CHECK: first: added 2048, logged 2048, all counted 1, inside 1, thread 0 1, node 1 1, spacing 262144
+    // CHECK: first: added 2048, logged 2048, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 1
+    // Now every page's node is known: only the watched ones are protected, 8 spans of 4.
+    log = (rt_addr_log_t){.entry = entries, .cap = 4096};
+    one_execution(&s, "watched");
+    // CHECK-NEXT: watched: added 32, logged 32, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 8
     log = (rt_addr_log_t){.entry = entries, .cap = 10};
     one_execution(&s, "bounded");
-    // CHECK-NEXT: bounded: added 32, logged 10, all counted 1, inside 1, thread 0 1, node 1 1, spacing 262144
+    // CHECK-NEXT: bounded: added 32, logged 10, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 3
     log = (rt_addr_log_t){.entry = entries, .cap = 4096};
     s.record = 0;
     one_execution(&s, "not recorded");
-    // CHECK-NEXT: not recorded: added 0, logged 0, all counted 1, inside 1, thread 0 1, node 1 1, spacing 0
+    // CHECK-NEXT: not recorded: added 0, logged 0, all counted 1, inside 1, thread 0 1, node 1 1, spacing 0, spans 0
     return 0;
 }
