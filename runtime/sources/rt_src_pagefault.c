@@ -156,7 +156,9 @@
  * protect and 78 ms to give back untouched, for 4 references, and FFTW's
  * armings 165 ms of their 300. The pages of a span are almost always one
  * thread's on one node, as the pages one stride apart that a sweep met
- * one after the other were. */
+ * one after the other were: where memory is divided in blocks, a row of
+ * 32 pages is 8 places, and its shares' error that of 8 samples, not 32
+ * (pages interleaved one by one still differ within a span). */
 #define SPAN_PAGES 4
 #define BUDGET_PAGES 512
 #define MAX_TEAM 1024
