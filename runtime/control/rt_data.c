@@ -229,10 +229,6 @@ static int by_remote(const void *x, const void *y)
     return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-/* Which memory holds r's remote sampled references (a sample is remote when
- * its page is off the node its thread ran on), biggest share first. Named
- * only when a report or the verbose log will say it: naming reads the
- * symbol tables. */
 /* Whether sample s is on another node than its thread's: 1 or 0, or -1 when
  * either node is unknown. */
 static int sample_remote(const pl_data_sample_t *s, const int *thread_node, int nt)
@@ -243,6 +239,10 @@ static int sample_remote(const pl_data_sample_t *s, const int *thread_node, int 
     return s->node != u;
 }
 
+/* Which memory holds r's remote sampled references (a sample is remote when
+ * its page is off the node its thread ran on), biggest share first. Named
+ * only when a report or the verbose log will say it: naming reads the
+ * symbol tables. */
 static void attribute(data_t *d, const mappings_t *ms, const int *thread_node, int nt)
 {
     int nd = rt_mach->topo.nnodes;
