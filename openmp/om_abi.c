@@ -842,7 +842,7 @@ static inline void barrier_left(om_thread_t *thr, int close)
         const void *site = CALL_SITE();                                                         \
         REAL_OMP(i, void (*)(void *, int32_t, int32_t, int32_t *, T *, T *, ST *, ST, ST))(     \
             loc, gtid, sched, plast, plo, phi, pst, incr, chunk);                               \
-        loop_begun(site, loc, SPAN(T, *plo, *phi, incr));                                       \
+        loop_begun(site, loc, waits_counted() ? SPAN(T, *plo, *phi, incr) : 0);                 \
     }
 #define STATIC_INIT_4(i, name) STATIC_INIT(i, name, int32_t, int32_t)
 #define STATIC_INIT_4U(i, name) STATIC_INIT(i, name, uint32_t, int32_t)

@@ -368,7 +368,10 @@ void rt_event_thread_end(rt_thread_t *thr)
  * region that runs again is placed as a whole. A loop without a barrier of
  * its own (nowait) is closed at the primary's next loop or at the region's
  * end, with each thread's latest time (a thread still in it counts its
- * previous one). Once settled, a loop is no longer timed.
+ * previous one). Once settled, a loop is no longer timed, and (its source
+ * holding nothing of it) its threads find it in their own cache of loop
+ * records and do nothing more than count it (the primary) and keep to its
+ * mapping: most of a long execution's loops.
  */
 
 /* Only where a placement can differ: one node leaves nothing to gain, and
@@ -477,17 +480,27 @@ static void loop_repin(rt_thread_t *thr, rt_region_t *c, int i)
         repin(thr, c, __atomic_load_n(&c->pin_cpu[i], __ATOMIC_RELAXED), RT_MOVER_LOOP);
 }
 
-void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
+/* Loop codeptr of r's team, from the thread's cache or the table (NULL:
+ * no record yet). */
+static rt_region_t *loop_record(rt_thread_t *thr, const rt_region_t *r, const void *codeptr)
 {
-    if (thr->depth != 1)
-        return;
-    rt_region_t *r = thr->region[0];
-    int i = thr->index[0];
-    if (i != 0)
-        thr->ws = NULL;
-    if (!r || i >= r->team_size || r->executions || r->outcome != RT_OUTCOME_SAMPLING)
-        return;
+    unsigned w = (unsigned)((uintptr_t)codeptr >> 3) & (RT_WS_LAST - 1);
+    if (thr->ws_last[w].codeptr == codeptr && thr->ws_last[w].parent == r)
+        return thr->ws_last[w].loop;
     rt_region_t *c = rt_region_construct(codeptr, r, 0);
+    if (c) {
+        thr->ws_last[w].codeptr = codeptr;
+        thr->ws_last[w].parent = r;
+        thr->ws_last[w].loop = c;
+    }
+    return c;
+}
+
+/* Thread i begins loop codeptr of r, which has no record yet (c NULL) or
+ * is being placed. */
+static __attribute__((noinline)) void loop_begin_placing(rt_thread_t *thr, rt_region_t *r, int i,
+                                                         rt_region_t *c, const void *codeptr)
+{
     if (i == 0) {
         if (thr->ws) /* the previous loop had no barrier (nowait) */
             loop_close(thr, thr->ws_timed);
@@ -537,6 +550,32 @@ void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
     thr->ws_timed = !rt_region_settled(c);
     if (thr->ws_timed)
         thr->ws_begin = rt_now_ns();
+}
+
+void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
+{
+    if (thr->depth != 1)
+        return;
+    rt_region_t *r = thr->region[0];
+    int i = thr->index[0];
+    if (i != 0)
+        thr->ws = NULL;
+    if (!r || i >= r->team_size || r->executions || r->outcome != RT_OUTCOME_SAMPLING)
+        return;
+    rt_region_t *c = loop_record(thr, r, codeptr);
+    /* Settled, and its source holds nothing of it: most of a long
+     * execution's loops. Counted as it begins; its end and barrier have
+     * nothing to do. */
+    if (c && rt_region_settled(c) && !c->source_pending) {
+        if (i == 0) {
+            if (thr->ws) /* the previous loop had no barrier (nowait) */
+                loop_close(thr, thr->ws_timed);
+            rt_region_count_untimed(c);
+        }
+        loop_repin(thr, c, i);
+        return;
+    }
+    loop_begin_placing(thr, r, i, c, codeptr);
 }
 
 void rt_event_loop_end(rt_thread_t *thr)

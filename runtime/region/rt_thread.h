@@ -9,6 +9,8 @@
 
 /* Distinct worksharing loops a primary remembers per execution. */
 #define RT_WS_SEEN 64
+/* Loop records each thread keeps at hand (a power of two). */
+#define RT_WS_LAST 8
 
 /* The last regions a thread encountered at one level (RT_SEEN_WAYS of
  * them, the latest first), with their keys (the parent is the thread's
@@ -69,6 +71,14 @@ typedef struct rt_thread {
     unsigned           ws_nseen;
     const void        *ws_seen[RT_WS_SEEN];
     uint64_t           ws_waiting;
+    /* The loop records this thread found last, by their code address (a
+     * direct-mapped cache in front of the region table: a settled loop
+     * costs the hooks around it a compare, not a hash and a probe). */
+    struct {
+        const void        *codeptr;
+        const rt_region_t *parent;
+        rt_region_t       *loop;
+    } ws_last[RT_WS_LAST];
 } rt_thread_t;
 _Static_assert(RT_WS_SEEN <= 64, "ws_waiting has a bit per ws_seen entry");
 
