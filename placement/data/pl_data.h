@@ -169,6 +169,21 @@ int pl_data_plan(const pl_topo_t *topo, const pl_model_t *model, pl_data_sample_
  */
 int pl_data_prefer(const pl_data_plan_t *plan, double threads_saved_us, double threads_cost_us);
 
+/*
+ * Whether a team's sample, every thread of it at home (pl_home), still
+ * promises a data move: `remote` of its `local` + `remote` references are on
+ * another node than their thread's, at least as many as a private run needs
+ * (PL_DATA_MIN_RUN: fewer cannot make a plan) and at least one in
+ * PL_DATA_PROMISE_SHARE of them. Threads at home have nothing to gain from
+ * moving; their data may (a serially initialised input that each thread
+ * reads a part of beside its own pages). Below that share even a perfect
+ * move would save less than a ninth of the references' time on a machine
+ * whose NUMA factor is 2 (a share s of them remote: s / (1 + s)), which the
+ * pages' move and the sampling it takes seldom pay back.
+ */
+#define PL_DATA_PROMISE_SHARE 8
+int pl_data_promising(uint64_t local, uint64_t remote);
+
 const char *pl_data_kind_name(pl_data_kind_t kind); /* "migrate", "interleave" */
 
 #ifdef __cplusplus

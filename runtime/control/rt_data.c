@@ -104,9 +104,14 @@ static data_t *get(const rt_region_t *r, int create)
     return d;
 }
 
+int rt_data_on(void)
+{
+    return rt_conf->mode == RT_MODE_LOOP && rt_conf->data && rt_mach->topo.nnodes > 1 && rt_counters_addresses();
+}
+
 rt_addr_log_t *rt_data_log(const rt_region_t *r, int phase)
 {
-    if (rt_conf->mode != RT_MODE_LOOP || !rt_conf->data || rt_mach->topo.nnodes < 2 || !rt_counters_addresses())
+    if (!rt_data_on())
         return NULL;
     data_t *d = get(r, 1);
     if (!d)

@@ -23,6 +23,9 @@
  * nodes or more, and with a source that logs addresses (perf; pagefault).
  */
 
+/* Whether data placement acts at all (the conditions above). */
+int rt_data_on(void);
+
 /* The log the counter source writes r's sampled addresses into, or NULL
  * (nothing to log: see above); phase: the loop's count of r's sampling
  * phases (a new one starts a new log). Allocates at a region's first need. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/pl_data.h"
 #include "rt_affinity.h"
 #include "rt_bubble.h"
 #include "rt_core.h"
@@ -1011,11 +1012,26 @@ static int home_early(rt_region_t *r)
     rt_loop_region_t *st = state(r);
     if (!may_stop_home(r) || st->varies)
         return 0;
+    uint64_t team_local = 0, team_remote = 0;
     for (int i = 0; i < r->team_size; i++) {
         uint64_t local, remote;
         thread_refs(r, i, &local, &remote);
         if (!pl_home(local, remote))
             return 0;
+        team_local += local;
+        team_remote += remote;
+    }
+    /* At home, and yet the data may move: the phase goes on, its end
+     * weighs threads and data (FFTW's input, first touched by the primary:
+     * each thread reads a third of its references from it on the other
+     * node, and stopped here the data move never came). */
+    if (rt_data_on() && pl_data_promising(team_local, team_remote)) {
+        if (!st->data_promised)
+            rt_verbose(1, "region %d: every thread runs on the node of most of its references, %llu of %llu "
+                       "of them remote: sampling goes on for the data", r->id, (unsigned long long)team_remote,
+                       (unsigned long long)(team_local + team_remote));
+        st->data_promised = 1;
+        return 0;
     }
     int *cores = malloc((size_t)r->team_size * sizeof *cores), crowded = 0;
     int same = cores && decide(r, cores, &crowded) == 0 && !crowded && decision_matches_current(r);

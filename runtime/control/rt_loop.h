@@ -62,6 +62,8 @@ typedef struct rt_loop_region {
     int         *prev_pin_cpu;  /* [team_size] the placement before the decision */
     int         *decided_cpu;   /* [team_size] CPU the decision gives each thread, -1 none */
     int          extensions;    /* sampling phases added because the table was too thin */
+    int          data_promised; /* a sample with every thread at home promised a data move
+                                   (pl_data_promising): its phase went on */
     pl_evidence_t evidence;     /* what the last decision's move rested on (pl_evidence) */
     int          decision_policy;
     double       decision_us;
