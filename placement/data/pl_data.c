@@ -549,7 +549,7 @@ int pl_data_plan(const pl_topo_t *topo, const pl_model_t *model, pl_data_sample_
 
 int pl_data_promising(uint64_t local, uint64_t remote)
 {
-    return remote >= PL_DATA_MIN_RUN && remote * PL_DATA_PROMISE_SHARE >= local + remote;
+    return remote >= PL_PROMISE_MIN && remote * PL_DATA_PROMISE_SHARE >= local + remote;
 }
 
 int pl_data_prefer(const pl_data_plan_t *plan, double threads_saved_us, double threads_cost_us)

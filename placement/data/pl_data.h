@@ -172,9 +172,11 @@ int pl_data_prefer(const pl_data_plan_t *plan, double threads_saved_us, double t
 /*
  * Whether a team's sample, every thread of it at home (pl_home), still
  * promises a data move: `remote` of its `local` + `remote` references are on
- * another node than their thread's, at least as many as a private run needs
- * (PL_DATA_MIN_RUN: fewer cannot make a plan) and at least one in
- * PL_DATA_PROMISE_SHARE of them. Threads at home have nothing to gain from
+ * another node than their thread's, PL_PROMISE_MIN at least (as a thread's
+ * promise: a probe of a dozen pages a thread shows a third of them remote
+ * with 4 to 8) and at least one in PL_DATA_PROMISE_SHARE of them. The full
+ * sample that follows is what a plan rests on (its runs need PL_DATA_MIN_RUN
+ * samples each). Threads at home have nothing to gain from
  * moving; their data may (a serially initialised input that each thread
  * reads a part of beside its own pages). Below that share even a perfect
  * move would save less than a ninth of the references' time on a machine
