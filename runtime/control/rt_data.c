@@ -547,6 +547,13 @@ out:
     return rc;
 }
 
+int rt_data_wants_more(const rt_region_t *r)
+{
+    const data_t *d = get(r, 0);
+    const pl_data_plan_t *p = d ? &d->plan : NULL;
+    return p && d->state == ST_DECLINED && p->candidates && p->gain > 0 && !(p->worst > 0);
+}
+
 int rt_data_verified(rt_region_t *r, double before_ns, double after_ns)
 {
     data_t *d = get(r, 0);

@@ -59,6 +59,13 @@ int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads
  * alone (the threads have nothing to restore), 0 otherwise. */
 int rt_data_verified(rt_region_t *r, double before_ns, double after_ns);
 
+/* Whether r's last decision left its data where it was for too few samples
+ * alone: its plan had ranges to act on and a gain predicted, but not one
+ * that survives sampling error. The region loop samples more then, as it
+ * does for a thread move that thin (the same extensions), and a plan
+ * predicted to gain nothing samples no more. */
+int rt_data_wants_more(const rt_region_t *r);
+
 /* Where the memory behind remote references was first touched
  * (memory/rt_origin.h): rt_data_preload starts recording at the program's
  * load, before main, when the settings may want it named (a placement

@@ -949,6 +949,15 @@ static void end_sampling(rt_region_t *r)
             pthread_mutex_unlock(&nest_lock);
         return;
     }
+    if (matches && rt_data_wants_more(r) && st->extensions < MAX_EXTENSIONS) {
+        st->extensions++;
+        rt_verbose(1, "region %d: its data's move is predicted faster, but not beyond sampling error; sampling %d "
+                   "more executions", r->id, rt_conf->sample);
+        if (nested)
+            pthread_mutex_unlock(&nest_lock);
+        phase_reset(r, RT_OUTCOME_SAMPLING, 1);
+        return;
+    }
     if (matches) {
         st->note = thread_away(r) < 0 ? NOTE_HOME : NOTE_NO_BETTER;
         rt_verbose(1, "region %d: %s; nothing to move", r->id, st->note);
