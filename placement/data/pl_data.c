@@ -547,9 +547,33 @@ int pl_data_plan(const pl_topo_t *topo, const pl_model_t *model, pl_data_sample_
     return 0;
 }
 
-int pl_data_promising(uint64_t local, uint64_t remote)
+int pl_data_promising(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *model, const pl_mapping_t *map,
+                      uint64_t *scratch)
 {
-    return remote >= PL_PROMISE_MIN && remote * PL_DATA_PROMISE_SHARE >= local + remote;
+    if (!topo || !tnt || !map || !scratch || !tnt->refs || !map->node || map->nthreads != tnt->nthreads ||
+        tnt->nnodes != topo->nnodes)
+        return -EINVAL;
+    uint64_t local, remote;
+    int rc = pl_locality(tnt, map, &local, &remote);
+    if (rc != 0)
+        return rc;
+    if (remote < PL_PROMISE_MIN || remote * PL_DATA_PROMISE_SHARE < local + remote)
+        return 0;
+    int nt = tnt->nthreads, nn = tnt->nnodes;
+    for (int t = 0; t < nt; t++) { /* pl_locality checked the nodes and the sums */
+        uint64_t sum = 0, *row = scratch + (size_t)t * (size_t)nn;
+        for (int d = 0; d < nn; d++) {
+            sum += tnt->refs[(size_t)t * (size_t)nn + (size_t)d];
+            row[d] = 0;
+        }
+        row[map->node[t]] = sum;
+    }
+    pl_tnt_t at_home = {.nthreads = nt, .nnodes = nn, .refs = scratch};
+    double now, best;
+    if ((rc = pl_predict(topo, tnt, model, map, NULL, &now)) != 0 ||
+        (rc = pl_predict(topo, &at_home, model, map, NULL, &best)) != 0)
+        return rc;
+    return now > 0 && now - best >= PL_DATA_PROMISE_GAIN * now;
 }
 
 int pl_data_prefer(const pl_data_plan_t *plan, double threads_saved_us, double threads_cost_us)

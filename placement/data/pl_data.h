@@ -170,21 +170,26 @@ int pl_data_plan(const pl_topo_t *topo, const pl_model_t *model, pl_data_sample_
 int pl_data_prefer(const pl_data_plan_t *plan, double threads_saved_us, double threads_cost_us);
 
 /*
- * Whether a team's sample, every thread of it at home (pl_home), still
- * promises a data move: `remote` of its `local` + `remote` references are on
- * another node than their thread's, PL_PROMISE_MIN at least (as a thread's
- * promise: a probe of a dozen pages a thread shows a third of them remote
- * with 4 to 8) and at least one in PL_DATA_PROMISE_SHARE of them. The full
- * sample that follows is what a plan rests on (its runs need PL_DATA_MIN_RUN
- * samples each). Threads at home have nothing to gain from
- * moving; their data may (a serially initialised input that each thread
- * reads a part of beside its own pages). Below that share even a perfect
- * move would save less than a ninth of the references' time on a machine
- * whose NUMA factor is 2 (a share s of them remote: s / (1 + s)), which the
- * pages' move and the sampling it takes seldom pay back.
+ * Whether a team's sample, its threads where map puts them (every one of
+ * them at home, pl_home), still promises a data move: PL_PROMISE_MIN of its
+ * references at least are on another node than their thread's (as a
+ * thread's promise: a probe of a dozen pages a thread shows a third of them
+ * remote with 4 to 8), one in PL_DATA_PROMISE_SHARE of them at least, and
+ * the model's critical path (pl_predict) with every reference on its
+ * thread's node is PL_DATA_PROMISE_GAIN shorter than with the table as
+ * sampled: the most any data move could save. Threads at home have nothing
+ * to gain from moving; their data may (an input the primary initialised,
+ * of which each thread reads a part beside its own pages), unless the
+ * remote references are off the critical path (NPB IS W's rank: the thread
+ * with remote keys is not the slowest; a plan on the full sample predicted
+ * 0 to 1 %). The full sample that follows is what a plan rests on.
+ * scratch: [nthreads * nnodes] counts, the caller's. 1 or 0, or -EINVAL
+ * (as pl_predict), -EOVERFLOW (as pl_locality).
  */
 #define PL_DATA_PROMISE_SHARE 8
-int pl_data_promising(uint64_t local, uint64_t remote);
+#define PL_DATA_PROMISE_GAIN 0.05
+int pl_data_promising(const pl_topo_t *topo, const pl_tnt_t *tnt, const pl_model_t *model, const pl_mapping_t *map,
+                      uint64_t *scratch);
 
 const char *pl_data_kind_name(pl_data_kind_t kind); /* "migrate", "interleave" */
 

@@ -418,6 +418,27 @@ static void inputs_free(inputs_t *in)
     free(in->work);
 }
 
+/* The planner's inputs for r's log, its threads where they run now, the
+ * log sorted and the program's mappings read: 0, or -1 (out of memory). */
+static int inputs_take(inputs_t *in, data_t *d, const rt_region_t *r)
+{
+    int nt = r->team_size, nd = rt_mach->topo.nnodes;
+    *in = (inputs_t){.thread_node = malloc((size_t)nt * sizeof *in->thread_node),
+                     .range = malloc(MAX_RANGES * sizeof *in->range), .map = malloc(MAX_RANGES * sizeof *in->map),
+                     .act = malloc(MAX_ACTIONS * sizeof *in->act), .other = malloc(MAX_ACTIONS * sizeof *in->other),
+                     .wb = pl_data_workspace_bytes((int)d->log.n, nt, nd)};
+    in->work = in->wb ? malloc(in->wb) : NULL;
+    if (!in->thread_node || !in->range || !in->map || !in->act || !in->other || !in->work) {
+        inputs_free(in);
+        return -1;
+    }
+    thread_nodes(r, in->thread_node);
+    qsort(d->log.entry, d->log.n, sizeof *d->log.entry, by_addr);
+    in->ms = (mappings_t){.log = &d->log, .range = in->range, .map = in->map};
+    rt_pages_each_mapping(keep_mapping, &in->ms);
+    return 0;
+}
+
 /* Plan with the threads on thread_node[] (where they run now, or where their
  * decision puts them), the region's critical path then cp_ns. */
 static int plan_with(data_t *d, const rt_region_t *r, inputs_t *in, const int *thread_node, double cp_ns,
@@ -450,26 +471,16 @@ int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads
     data_t *d = get(r, 0);
     if (!d || !d->log.n || d->state == ST_VERIFYING)
         return RT_DATA_NONE;
-    int nt = r->team_size, nd = rt_mach->topo.nnodes, rc = RT_DATA_NONE;
-    inputs_t in = {.thread_node = malloc((size_t)nt * sizeof *in.thread_node),
-                   .range = malloc(MAX_RANGES * sizeof *in.range), .map = malloc(MAX_RANGES * sizeof *in.map),
-                   .act = malloc(MAX_ACTIONS * sizeof *in.act), .other = malloc(MAX_ACTIONS * sizeof *in.other),
-                   .wb = pl_data_workspace_bytes((int)d->log.n, nt, nd)};
-    in.work = in.wb ? malloc(in.wb) : NULL;
-    if (!in.thread_node || !in.range || !in.map || !in.act || !in.other || !in.work) {
-        inputs_free(&in);
+    int nt = r->team_size, rc = RT_DATA_NONE;
+    inputs_t in;
+    if (inputs_take(&in, d, r) != 0)
         return RT_DATA_NONE;
-    }
     d->decisions++;
     d->logged = d->log.n;
     d->dropped = d->log.dropped;
     d->thread_gain = threads ? thread_gain : 0;
     d->with_threads = 0;
     d->why[0] = '\0';
-    thread_nodes(r, in.thread_node);
-    qsort(d->log.entry, d->log.n, sizeof *d->log.entry, by_addr);
-    in.ms = (mappings_t){.log = &d->log, .range = in.range, .map = in.map};
-    rt_pages_each_mapping(keep_mapping, &in.ms);
 
     /* Priced only when a reference is remote: else nothing can move, and
      * the trial that prices a page here (rt_mem_cost_line) would cost a
@@ -547,11 +558,34 @@ out:
     return rc;
 }
 
+double rt_data_promise(const rt_region_t *r)
+{
+    data_t *d = get(r, 0);
+    if (!d || !d->log.n || d->state == ST_VERIFYING)
+        return 0;
+    inputs_t in;
+    if (inputs_take(&in, d, r) != 0)
+        return 0;
+    /* The gain alone: any positive critical path, MaMI's line (no trial). */
+    pl_move_cost_t line;
+    pl_move_cost_default(&line);
+    int balancing = rt_numa_balancing_mode();
+    pl_data_params_t p = {.page_bytes = rt_mem_page_size(), .bridge_bytes = d->log.spacing,
+                          .no_migrate = balancing == 1 || balancing == 3, .mig_fixed_us = line.mig_fixed_us,
+                          .mig_page_us = line.mig_page_us, .cp_ns = 1e6, .executions = (double)r->executions};
+    pl_data_plan_t plan = {0};
+    double gain = pl_data_plan(&rt_mach->pl, rt_policy_model(), d->log.entry, (int)d->log.n, r->team_size,
+                               in.thread_node, in.range, in.ms.n, &p, in.act, MAX_ACTIONS, &plan, in.work, in.wb) == 0
+                      ? plan.gain : 0;
+    inputs_free(&in);
+    return gain;
+}
+
 int rt_data_wants_more(const rt_region_t *r)
 {
     const data_t *d = get(r, 0);
     const pl_data_plan_t *p = d ? &d->plan : NULL;
-    return p && d->state == ST_DECLINED && p->candidates && p->gain > 0 && !(p->worst > 0);
+    return p && d->state == ST_DECLINED && p->candidates && p->gain >= PL_DATA_PROMISE_GAIN && !(p->worst > 0);
 }
 
 int rt_data_verified(rt_region_t *r, double before_ns, double after_ns)

@@ -59,6 +59,13 @@ int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads
  * alone (the threads have nothing to restore), 0 otherwise. */
 int rt_data_verified(rt_region_t *r, double before_ns, double after_ns);
 
+/* What moving r's data is predicted to gain on its sample so far, its
+ * threads staying where they ran (the plan's relative gain, within sampling
+ * error or not; 0 when nothing is logged or no range would help). Reads the
+ * program's mappings: the region loop asks it only of a home whose table
+ * promises a data move (pl_data_promising). */
+double rt_data_promise(const rt_region_t *r);
+
 /* Whether r's last decision left its data where it was for too few samples
  * alone: its plan had ranges to act on and a gain predicted, but not one
  * that survives sampling error. The region loop samples more then, as it

@@ -586,6 +586,22 @@ static int space_cpu(const space_t *sp, int n, int k)
     return rt_mach->topo.cpus[n][0];
 }
 
+
+/* Where r's threads ran while sampled: node[i] and core[i] (the core's index
+ * in its node) from seen_cpu; 0 when a CPU is not the topology's. */
+static int current_mapping(const rt_region_t *r, int *node, int *core)
+{
+    for (int i = 0; i < r->team_size; i++) {
+        int n = node[i] = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
+        if (n < 0)
+            return 0;
+        core[i] = 0;
+        for (int c = 0; c < rt_mach->topo.capacity[n]; c++)
+            if (rt_mach->topo.cpus[n][c] == r->seen_cpu[i])
+                core[i] = c;
+    }
+    return 1;
+}
 /* Run the policy on the region's TNT in the team's space; fill
  * st->map_node, cores and st->decided_cpu, and *crowded (team_space). 0 or
  * -1 with errno. The predictions before and after are made on one basis:
@@ -614,18 +630,9 @@ static int decide(rt_region_t *r, int *cores, int *crowded)
     int *now = malloc((size_t)r->team_size * sizeof *now);
     int *now_core = malloc((size_t)r->team_size * sizeof *now_core);
     st->predicted_before = 0;
-    if (now && now_core) {
-        int known = 1;
-        for (int i = 0; i < r->team_size && known; i++) {
-            int n = now[i] = rt_topo_node_of_cpu(&rt_mach->topo, r->seen_cpu[i]);
-            known = n >= 0;
-            now_core[i] = 0;
-            for (int c = 0; known && c < rt_mach->topo.capacity[n]; c++)
-                if (rt_mach->topo.cpus[n][c] == r->seen_cpu[i])
-                    now_core[i] = c;
-        }
+    if (now && now_core && current_mapping(r, now, now_core)) {
         pl_mapping_t cur = {.nthreads = r->team_size, .node = now, .core = now_core};
-        if (!known || pl_predict(topo, &tnt, rt_policy_model(), &cur, NULL, &st->predicted_before) != 0)
+        if (pl_predict(topo, &tnt, rt_policy_model(), &cur, NULL, &st->predicted_before) != 0)
             st->predicted_before = 0;
     }
     free(now);
@@ -1016,6 +1023,24 @@ static int may_stop_home(const rt_region_t *r)
     return r->level == 1 && rt_conf->mode == RT_MODE_LOOP && !state(r)->extensions;
 }
 
+/* pl_data_promising on r's sample, its threads where they ran. */
+static int data_promising(const rt_region_t *r)
+{
+    int nt = r->team_size, nd = rt_mach->topo.nnodes;
+    int *node = malloc((size_t)nt * sizeof *node), *core = malloc((size_t)nt * sizeof *core);
+    uint64_t *scratch = malloc((size_t)nt * (size_t)nd * sizeof *scratch);
+    int yes = 0;
+    if (node && core && scratch && current_mapping(r, node, core)) {
+        pl_tnt_t tnt = {.nthreads = nt, .nnodes = nd, .refs = r->tnt};
+        pl_mapping_t map = {.nthreads = nt, .node = node, .core = core};
+        yes = pl_data_promising(&rt_mach->pl, &tnt, rt_policy_model(), &map, scratch) == 1;
+    }
+    free(node);
+    free(core);
+    free(scratch);
+    return yes;
+}
+
 static int home_early(rt_region_t *r)
 {
     rt_loop_region_t *st = state(r);
@@ -1031,14 +1056,17 @@ static int home_early(rt_region_t *r)
         team_remote += remote;
     }
     /* At home, and yet the data may move: the phase goes on, its end
-     * weighs threads and data (FFTW's input, first touched by the primary:
-     * each thread reads a third of its references from it on the other
-     * node, and stopped here the data move never came). */
-    if (rt_data_on() && pl_data_promising(team_local, team_remote)) {
+     * weighs threads and data (an input the primary first touched, of which
+     * each thread reads a part beside its own pages: stopped here, its move
+     * never came). */
+    double promise = 0;
+    if (rt_data_on() && (st->data_promised || (data_promising(r) &&
+                                                 (promise = rt_data_promise(r)) >= PL_DATA_PROMISE_GAIN))) {
         if (!st->data_promised)
             rt_verbose(1, "region %d: every thread runs on the node of most of its references, %llu of %llu "
-                       "of them remote: sampling goes on for the data", r->id, (unsigned long long)team_remote,
-                       (unsigned long long)(team_local + team_remote));
+                       "of them remote, its data's move predicted %.0f %% faster: sampling goes on for the data",
+                       r->id, (unsigned long long)team_remote, (unsigned long long)(team_local + team_remote),
+                       100 * promise);
         st->data_promised = 1;
         return 0;
     }
@@ -1252,6 +1280,7 @@ static void sample_again(rt_region_t *r)
     rt_loop_region_t *st = state(r);
     tnt_clear(r);
     st->extensions = 0;
+    st->data_promised = 0;
     st->resamples++;
     st->cp_settled_ns = 0;
     st->cycle = st->window_n = 0;
