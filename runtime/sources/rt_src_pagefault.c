@@ -249,11 +249,6 @@ static int passed;                /* the held sample is the long region's, passe
  * what its latest arming cost (so far, when one is under way). */
 static uint64_t spent_ns, start_ns, arming_ns;
 static int estimated; /* an arming got as far as its maps read: arming_ns is an estimate */
-static int guessed;   /* ... or a first try read the threads' stat files: arming_ns is a guess */
-/* What a maps read costs in stat-file reads (one thread's): 8 to 18 in the
- * paced 2-node VM (42 to 57 ms against 2.9 to 5.2 ms), the first try's
- * guess (region_begin). */
-#define MAPS_READS 12
 static int trialled;  /* a page of the source's own was sampled (time_a_page) */
 /* The region the calling thread's latest region_begin declined for the
  * budget (its region_end says so), -1 none. */
@@ -1004,11 +999,10 @@ static int blocks_segv(pid_t tid, void *ctx)
     return *blocks;
 }
 
-/* Whether some thread blocks SIGSEGV; *threads: the threads read. */
-static int someone_blocks_segv(int *threads)
+static int someone_blocks_segv(void)
 {
     int blocks = 0;
-    *threads = rt_procfs_each_task(blocks_segv, &blocks);
+    rt_procfs_each_task(blocks_segv, &blocks);
     return blocks;
 }
 
@@ -1227,34 +1221,10 @@ static void region_begin(const rt_sample_t *r, const void *team)
     }
     /* Our handler must be the one the kernel calls (a program's handler
      * installed since is chained behind it), and no thread may block it. */
-    int threads = 0;
-    if (rt_fault_install() != 0 || someone_blocks_segv(&threads)) {
+    if (rt_fault_install() != 0 || someone_blocks_segv()) {
         pthread_mutex_unlock(&lock);
         rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
         return;
-    }
-    if (!guessed) {
-        /* The first try is mostly its maps read, whose cost is known only
-         * once paid (60 to 100 ms of paced time in the 2-node VM): made at a
-         * program's first region, it was refused for every program shorter
-         * than about 6 s, and paid for nothing (OpenBLAS's caller: 98 ms of
-         * 7.7 s). The threads' stat files just read price a procfs read,
-         * and the maps read costs about MAPS_READS of them: the first try
-         * and the arming after it are guessed at that, and the budget is
-         * asked with the guess. Refused, the guess stands for the latest
-         * arming: the next tries wait for free until the run can pay it. */
-        guessed = 1;
-        uint64_t t = rt_now_ns(), reads = t - now;
-        uint64_t guess = reads + reads / (uint64_t)(threads > 0 ? threads : 1) * MAPS_READS;
-        charge(reads);
-        __atomic_store_n(&arming_ns, 2 * guess, __ATOMIC_RELAXED);
-        rt_verbose(2, "pagefault: the stat files of %d threads read in %.3f ms: the first arming guessed at %.1f ms",
-                   threads, 1e-6 * (double)reads, 1e-6 * (double)guess);
-        if (!budget_allows(t, r->promising)) {
-            decline(r, t);
-            return;
-        }
-        now = t;
     }
     __atomic_store_n(&arming_ns, 0, __ATOMIC_RELAXED);
     scan_maps(0);
