@@ -502,8 +502,6 @@ static __attribute__((noinline)) void loop_begin_placing(rt_thread_t *thr, rt_re
                                                          rt_region_t *c, const void *codeptr)
 {
     if (i == 0) {
-        if (thr->ws) /* the previous loop had no barrier (nowait) */
-            loop_close(thr, thr->ws_timed);
         if (!c) {
             int k = loop_seen_at(thr, r, codeptr);
             if (k < 0)
@@ -563,15 +561,14 @@ void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
     if (!r || i >= r->team_size || r->executions || r->outcome != RT_OUTCOME_SAMPLING)
         return;
     rt_region_t *c = loop_record(thr, r, codeptr);
+    if (i == 0 && thr->ws) /* the previous loop had no barrier (nowait) */
+        loop_close(thr, thr->ws_timed);
     /* Settled, and its source holds nothing of it: most of a long
      * execution's loops. Counted as it begins; its end and barrier have
      * nothing to do. */
     if (c && rt_region_settled(c) && !c->source_pending) {
-        if (i == 0) {
-            if (thr->ws) /* the previous loop had no barrier (nowait) */
-                loop_close(thr, thr->ws_timed);
+        if (i == 0)
             rt_region_count_untimed(c);
-        }
         loop_repin(thr, c, i);
         return;
     }

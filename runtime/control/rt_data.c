@@ -439,12 +439,23 @@ static int inputs_take(inputs_t *in, data_t *d, const rt_region_t *r)
     return 0;
 }
 
-/* Plan with the threads on thread_node[] (where they run now, or where their
- * decision puts them), the region's critical path then cp_ns. */
-static int plan_with(data_t *d, const rt_region_t *r, inputs_t *in, const int *thread_node, double cp_ns,
-                     pl_data_plan_t *plan, pl_data_action_t *act)
+/* The planner's parameters for r's log: the page, the log's spacing, the
+ * kernel's balancing, the migration line, the region's critical path cp_ns
+ * and its executions so far (as many are expected). */
+static pl_data_params_t plan_params(const data_t *d, const rt_region_t *r, const pl_move_cost_t *line, double cp_ns)
 {
-    pl_data_params_t p = d->params;
+    int balancing = rt_numa_balancing_mode();
+    return (pl_data_params_t){.page_bytes = rt_mem_page_size(), .bridge_bytes = d->log.spacing,
+                              .no_migrate = balancing == 1 || balancing == 3, .mig_fixed_us = line->mig_fixed_us,
+                              .mig_page_us = line->mig_page_us, .cp_ns = cp_ns, .executions = (double)r->executions};
+}
+
+/* Plan with params, the threads on thread_node[] (where they run now, or
+ * where their decision puts them), the region's critical path then cp_ns. */
+static int plan_with(const data_t *d, const pl_data_params_t *params, const rt_region_t *r, inputs_t *in,
+                     const int *thread_node, double cp_ns, pl_data_plan_t *plan, pl_data_action_t *act)
+{
+    pl_data_params_t p = *params;
     p.cp_ns = cp_ns;
     return pl_data_plan(&rt_mach->pl, rt_policy_model(), d->log.entry, (int)d->log.n, r->team_size, thread_node,
                         in->range, in->ms.n, &p, act, MAX_ACTIONS, plan, in->work, in->wb);
@@ -492,17 +503,13 @@ int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads
         snprintf(d->line, sizeof d->line, "not priced: no remote reference");
     else if (rt_mem_cost_line(&line.mig_fixed_us, &line.mig_page_us, d->line, sizeof d->line) != 0)
         snprintf(d->line, sizeof d->line, "MaMI's line (no calibration cached, no trial here)");
-    int balancing = rt_numa_balancing_mode();
     double cp = cp_ns > 0 ? cp_ns : 0;
-    d->params = (pl_data_params_t){.page_bytes = rt_mem_page_size(), .bridge_bytes = d->log.spacing,
-                                   .no_migrate = balancing == 1 || balancing == 3,
-                                   .mig_fixed_us = line.mig_fixed_us, .mig_page_us = line.mig_page_us,
-                                   .cp_ns = cp, .executions = (double)r->executions};
+    d->params = plan_params(d, r, &line, cp);
     if (rt_conf->report != RT_REPORT_NONE || rt_log_verbosity >= 1)
         attribute(d, &in.ms, in.thread_node, nt);
 
     /* The data's option: the threads stay where they run. */
-    if (plan_with(d, r, &in, in.thread_node, cp, &d->plan, in.act) != 0)
+    if (plan_with(d, &d->params, r, &in, in.thread_node, cp, &d->plan, in.act) != 0)
         goto out;
     /* The threads' option: their move, and the data's on top of it (the
      * mixed move) when that pays for itself too. */
@@ -510,7 +517,7 @@ int rt_data_decide(rt_region_t *r, const int *to_node, double cp_ns, int threads
     double threads_saved = 0, threads_cost = 0;
     if (threads) {
         double after = cp * (1 - (thread_gain > 0 ? thread_gain : 0));
-        if (plan_with(d, r, &in, to_node, after, &mixed, in.other) != 0)
+        if (plan_with(d, &d->params, r, &in, to_node, after, &mixed, in.other) != 0)
             goto out;
         uint64_t nmoves = 0, ns = 0;
         rt_affinity_totals(&nmoves, &ns);
@@ -569,14 +576,9 @@ double rt_data_promise(const rt_region_t *r)
     /* The gain alone: any positive critical path, MaMI's line (no trial). */
     pl_move_cost_t line;
     pl_move_cost_default(&line);
-    int balancing = rt_numa_balancing_mode();
-    pl_data_params_t p = {.page_bytes = rt_mem_page_size(), .bridge_bytes = d->log.spacing,
-                          .no_migrate = balancing == 1 || balancing == 3, .mig_fixed_us = line.mig_fixed_us,
-                          .mig_page_us = line.mig_page_us, .cp_ns = 1e6, .executions = (double)r->executions};
+    pl_data_params_t p = plan_params(d, r, &line, 1e6);
     pl_data_plan_t plan = {0};
-    double gain = pl_data_plan(&rt_mach->pl, rt_policy_model(), d->log.entry, (int)d->log.n, r->team_size,
-                               in.thread_node, in.range, in.ms.n, &p, in.act, MAX_ACTIONS, &plan, in.work, in.wb) == 0
-                      ? plan.gain : 0;
+    double gain = plan_with(d, &p, r, &in, in.thread_node, p.cp_ns, &plan, in.act) == 0 ? plan.gain : 0;
     inputs_free(&in);
     return gain;
 }

@@ -586,7 +586,6 @@ static int space_cpu(const space_t *sp, int n, int k)
     return rt_mach->topo.cpus[n][0];
 }
 
-
 /* Where r's threads ran while sampled: node[i] and core[i] (the core's index
  * in its node) from seen_cpu; 0 when a CPU is not the topology's. */
 static int current_mapping(const rt_region_t *r, int *node, int *core)
@@ -602,6 +601,7 @@ static int current_mapping(const rt_region_t *r, int *node, int *core)
     }
     return 1;
 }
+
 /* Run the policy on the region's TNT in the team's space; fill
  * st->map_node, cores and st->decided_cpu, and *crowded (team_space). 0 or
  * -1 with errno. The predictions before and after are made on one basis:
