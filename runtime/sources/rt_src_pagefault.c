@@ -103,9 +103,14 @@
  * of the program's run so far (since this source started, at the
  * runtime's start): a fresh arming is made only when what was spent and
  * what the latest arming cost (its estimate) fit. The first arming has
- * none: the budget is asked again once it has read the maps, with what it
- * cost so far and every tracked page's residency read (what grows with the
- * program's memory) as the estimate (refused then, nothing is protected). A region or loop whose sample shows a thread with most of
+ * none. It is guessed from the threads' stat files, which every arming
+ * reads first (a thread that blocks SIGSEGV forbids it): a maps read costs
+ * about MAPS_READS such reads. Refused on the guess, the first try reads
+ * nothing more, and the guess stands for the latest arming. Let through,
+ * the budget is asked again once the maps are read, with what is left to
+ * pay: every tracked page's residency read (what grows with the program's
+ * memory); what was paid so far counts once, as spent. Refused then,
+ * nothing is protected, and the whole arming is the estimate. A region or loop whose sample shows a thread with most of
  * its references remote (rt_sample_t.promising) has evidence that a move
  * may gain, and may spend PL_PROMISE_FACTOR times as much (pl_promising,
  * pl_budget_fits). Refused, the execution runs unsampled and
@@ -249,6 +254,11 @@ static int passed;                /* the held sample is the long region's, passe
  * what its latest arming cost (so far, when one is under way). */
 static uint64_t spent_ns, start_ns, arming_ns;
 static int estimated; /* an arming got as far as its maps read: arming_ns is an estimate */
+static int guessed;   /* ... or a first try read the threads' stat files: arming_ns is a guess */
+/* What a maps read costs in stat-file reads (one thread's): 6 to 18 in the
+ * paced 2-node VM (42 to 57 ms against 2.9 to 8 ms), the first try's
+ * guess (region_begin). */
+#define MAPS_READS 12
 static int trialled;  /* a page of the source's own was sampled (time_a_page) */
 /* The region the calling thread's latest region_begin declined for the
  * budget (its region_end says so), -1 none. */
@@ -999,10 +1009,11 @@ static int blocks_segv(pid_t tid, void *ctx)
     return *blocks;
 }
 
-static int someone_blocks_segv(void)
+/* Whether some thread blocks SIGSEGV; *threads: the threads read. */
+static int someone_blocks_segv(int *threads)
 {
     int blocks = 0;
-    rt_procfs_each_task(blocks_segv, &blocks);
+    *threads = rt_procfs_each_task(blocks_segv, &blocks);
     return blocks;
 }
 
@@ -1091,6 +1102,13 @@ static int budget_allows(uint64_t now, int promising)
 {
     return pl_budget_fits(__atomic_load_n(&spent_ns, __ATOMIC_RELAXED), __atomic_load_n(&arming_ns, __ATOMIC_RELAXED),
                           now > start_ns ? now - start_ns : 0, rt_conf->budget, promising);
+}
+
+/* Whether the arming under way, whose cost so far is spent, fits the
+ * budget with `rest` ns more to pay. lock held. */
+static int rest_fits(uint64_t now, uint64_t rest, int promising)
+{
+    return pl_budget_fits(spent_ns, rest, now > start_ns ? now - start_ns : 0, rt_conf->budget, promising);
 }
 
 /* A region or loop the budget declined rests (RT_SOURCE_WAITS) until a
@@ -1221,18 +1239,41 @@ static void region_begin(const rt_sample_t *r, const void *team)
     }
     /* Our handler must be the one the kernel calls (a program's handler
      * installed since is chained behind it), and no thread may block it. */
-    if (rt_fault_install() != 0 || someone_blocks_segv()) {
+    int threads = 0;
+    if (rt_fault_install() != 0 || someone_blocks_segv(&threads)) {
         pthread_mutex_unlock(&lock);
         rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
         return;
     }
     __atomic_store_n(&arming_ns, 0, __ATOMIC_RELAXED);
+    if (!estimated && !guessed) {
+        /* The first try is mostly its maps read, whose cost is known only
+         * once paid (50 to 100 ms of paced time in the 2-node VM): made at
+         * a program's first region and refused, it was paid for nothing
+         * (the patterns' local-long: 67 ms of 17 s; OpenBLAS's caller: 98
+         * ms of 7.7 s). The stat files just read price a procfs read, and
+         * the maps read is guessed at MAPS_READS of them. Refused, the
+         * guess stands for the latest arming: the next tries wait for free
+         * until the run can pay it. */
+        guessed = 1;
+        uint64_t t = rt_now_ns(), reads = t - now;
+        uint64_t maps = reads / (uint64_t)(threads > 0 ? threads : 1) * MAPS_READS;
+        charge(t - now);
+        now = t;
+        rt_verbose(2, "pagefault: the stat files of %d threads read in %.3f ms: the first arming guessed at %.1f ms",
+                   threads, 1e-6 * (double)reads, 1e-6 * (double)(reads + maps));
+        if (!rest_fits(now, maps, r->promising)) {
+            __atomic_store_n(&arming_ns, reads + maps, __ATOMIC_RELAXED);
+            decline(r, now);
+            return;
+        }
+    }
     scan_maps(0);
     if (!estimated) {
         /* The first arming has no estimate of its own: what it cost so far
-         * (the threads' signal masks, the maps read) and what is left to
-         * do stand for one, and the budget is asked again. Refused, that
-         * estimate is the one the next try is asked with. */
+         * (the threads' signal masks, the maps read), paid, and what is
+         * left to do are asked of the budget. Refused, the whole arming is
+         * the estimate the next try is asked with. */
         estimated = 1;
         uint64_t resid_ps = emulate ? 0 : time_residency();
         uint64_t t = rt_now_ns();
@@ -1251,12 +1292,11 @@ static void region_begin(const rt_sample_t *r, const void *team)
         uint64_t rest = (uint64_t)total * resid_ps / 1000;
         rt_verbose(2, "pagefault: residency %.6f us a tracked page: the first arming's %zu tracked pages estimated "
                    "at %.3f ms more", 1e-6 * (double)resid_ps, total, 1e-6 * (double)rest);
-        __atomic_store_n(&arming_ns, arming_ns + rest, __ATOMIC_RELAXED);
-        if (!budget_allows(now, r->promising)) {
+        if (!rest_fits(now, rest, r->promising)) {
+            __atomic_store_n(&arming_ns, arming_ns + rest, __ATOMIC_RELAXED);
             decline(r, now);
             return;
         }
-        __atomic_store_n(&arming_ns, arming_ns - rest, __ATOMIC_RELAXED); /* charged as it happens */
     }
     if (!trialled) {
         /* A page of the source's own sampled once, before the first of the
