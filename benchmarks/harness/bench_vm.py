@@ -87,19 +87,22 @@ def read_counts(counts_path, seconds=None):
         return {}, None, False
 
 
-def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False):
+def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False, thp=None):
     """argv run in the VM of the named layout (numavm_layout.NAMED, or NODES[xCPUS]; the runner parses
     it) with the run's OpenMP and loader variables: the guest inherits nothing from the host, so each is
     passed with --env (the runner also finds the libraries to ship with them, so the drop-in under
     LD_LIBRARY_PATH travels with the program). emu: None, or {"remote_ns": N or None, "bandwidth": M or None,
     "pace": None, "" (the default) or NS, "counts": path} for the numaemu plugin (unpaced, remote_ns None
     is 0; paced, the model's default). balancing: boot the guest with Linux's automatic NUMA balancing on
-    (a guest of its own: the pool keys its guests on it). Every program is exec'ed on CPU 0 (--start-cpu):
+    (a guest of its own: the pool keys its guests on it); thp: its transparent huge pages mode (None: the
+    guest kernel's). Every program is exec'ed on CPU 0 (--start-cpu):
     where the kernel's exec balancing put it changed from run to run which node held the primary's stack and
     its libraries' data, up to 5 % of a paced run's time on 4 nodes."""
     cmd = list(runner) + ["--layout", layout, "--timeout", "%g" % timeout, "--start-cpu", "0"]
     if balancing:
         cmd.append("--numa-balancing")
+    if thp:
+        cmd += ["--thp", thp]
     if emu:
         paced = emu.get("pace") is not None
         if paced:

@@ -69,6 +69,10 @@ def parse_args(argv):
     p.add_argument("--verbose", action="store_true", help="report boot and run times on stderr")
     p.add_argument("--numa-balancing", action="store_true",
                    help="boot the guest with Linux's automatic NUMA balancing on (default: off)")
+    p.add_argument("--thp", choices=numavm_vm.THP_MODES, default=None,
+                   help="boot the guest with this transparent huge pages mode (default: the guest kernel's, always): "
+                   "with always, a 2 MiB page goes to the node of whichever thread touches it first, so the "
+                   "placement of arrays shared out by threads depends on a race")
     p.add_argument("--start-cpu", type=int, default=None, metavar="CPU",
                    help="exec the command on this guest CPU, keep it there while the loader runs, then give it every "
                    "CPU back at the program's entry point: its stack and its libraries' data are first-touched on that CPU's node, not on "
@@ -224,7 +228,7 @@ def cleanup_stale(tmp):
             pass
 
 
-def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=False):
+def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=False, thp=None):
     tmp = tempfile.gettempdir()
     cleanup_stale(tmp)
     wd = tempfile.mkdtemp(prefix="numavm-{}-".format(os.getpid()), dir=tmp)
@@ -238,7 +242,7 @@ def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=Fals
         with open(initrd, "wb") as out, open(base_cpio, "rb") as base:
             shutil.copyfileobj(base, out)
             numavm_image.write_cpio(extra, out)
-        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot", emu=emu, balancing=balancing)
+        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot", emu=emu, balancing=balancing, thp=thp)
         machine.wait_ready()
         if emu:
             # The guest holds until told: counts start with the command.
@@ -301,9 +305,10 @@ def main(argv):
         if pool:
             from ompnuma.numavm import numavm_pool
             status = numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
-                                            args.verbose, emu, args.numa_balancing)
+                                            args.verbose, emu, args.numa_balancing, args.thp)
         else:
-            status = run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu, args.numa_balancing)
+            status = run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu, args.numa_balancing,
+                                 args.thp)
         if emu and emu.paced:
             report_lag(emu.counts)
         return status

@@ -24,7 +24,9 @@
 # initramfs and powers off (with numavm.hold=1, set when the emulated-NUMA
 # plugin counts, it waits for a "GO" line on the control port before the job
 # and again before powering off); "pool" loads 9p, mounts the host's share on /host
-# and runs jobs sent on the control port until QUIT.
+# and runs jobs sent on the control port until QUIT. numavm.thp= sets the
+# transparent huge pages mode through sysfs before any job (Linux's own
+# transparent_hugepage= is undone for machines under 512 MiB, the 2x1 layout).
 
 MODULES_ONESHOT = ["overlay"]
 MODULES_POOL = ["overlay", "virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
@@ -53,10 +55,16 @@ fail() {
     off
 }
 
-mode=oneshot
+mode=oneshot thp=
 for arg in $(cat /proc/cmdline); do
-    case $arg in numavm.mode=*) mode=${arg#numavm.mode=} ;; esac
+    case $arg in
+    numavm.mode=*) mode=${arg#numavm.mode=} ;;
+    numavm.thp=*) thp=${arg#numavm.thp=} ;;
+    esac
 done
+if [ -n "$thp" ]; then
+    echo $thp > /sys/kernel/mm/transparent_hugepage/enabled || fail "cannot set transparent huge pages to $thp"
+fi
 if [ $mode = pool ]; then mods="@MODULES_POOL@"; else mods="@MODULES_ONESHOT@"; fi
 for m in $mods; do
     insmod /modules/$m.ko || fail "cannot load module $m"

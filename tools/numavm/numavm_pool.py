@@ -13,7 +13,8 @@
 #
 # <name> hashes the layout, the base image, the emulated-NUMA settings (a
 # guest under the numaemu plugin is a machine of its own) and whether the guest
-# runs Linux's automatic NUMA balancing, so a changed base never reuses
+# runs Linux's automatic NUMA balancing (and its transparent huge pages mode, when
+# one is asked for), so a changed base never reuses
 # an old guest. The server boots its guest on first use, then runs the jobs in
 # the order it accepts them; jobs waiting in the listen queue do not count
 # against their --timeout. Each job starts from the same guest state (its
@@ -47,9 +48,9 @@ IDLE_LIMIT = 600.0
 START_ATTEMPTS = 3
 
 
-def server_name(layout, base_key, emu=None, balancing=False):
+def server_name(layout, base_key, emu=None, balancing=False, thp=None):
     text = (layout.key() + "/" + base_key + "/" + numavm_vm.machine_key() + ("/" + emu.key() if emu else "") +
-            ("/balancing" if balancing else ""))
+            ("/balancing" if balancing else "") + ("/thp=" + thp if thp else ""))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -79,7 +80,7 @@ def _connect(path):
         return None
 
 
-def _start_server(pool, name, layout, base_cpio, emu, balancing):
+def _start_server(pool, name, layout, base_cpio, emu, balancing, thp):
     sock = os.path.join(pool, name + ".sock")
     fail = os.path.join(pool, name + ".fail")
     for stale in (sock, fail):
@@ -88,7 +89,7 @@ def _start_server(pool, name, layout, base_cpio, emu, balancing):
         except FileNotFoundError:
             pass
     spec = json.dumps({"cpus": layout.cpus, "mem": layout.mem, "distances": layout.distances,
-                       "emu": emu.spec if emu else None, "balancing": balancing})
+                       "emu": emu.spec if emu else None, "balancing": balancing, "thp": thp})
     with open(os.path.join(pool, name + ".log"), "ab") as log:
         # Detached, with no inherited descriptors: lit waits for the test's
         # pipes to close, and the server outlives the test that started it.
@@ -114,7 +115,7 @@ def _start_server(pool, name, layout, base_cpio, emu, balancing):
     raise numavm_vm.VMFailure("the pool server did not start in time")
 
 
-def _server_connection(pool, name, layout, base_cpio, emu, balancing):
+def _server_connection(pool, name, layout, base_cpio, emu, balancing, thp):
     sock = os.path.join(pool, name + ".sock")
     conn = _connect(sock)
     if conn:
@@ -122,18 +123,18 @@ def _server_connection(pool, name, layout, base_cpio, emu, balancing):
     with open(os.path.join(pool, name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         conn = _connect(sock)
-        return conn or _start_server(pool, name, layout, base_cpio, emu, balancing)
+        return conn or _start_server(pool, name, layout, base_cpio, emu, balancing, thp)
 
 
-def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose, emu=None, balancing=False):
-    """Run job on the pool's guest of this layout (emulation, balancing); return its status (raises like
+def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose, emu=None, balancing=False, thp=None):
+    """Run job on the pool's guest of this layout (emulation, balancing, huge pages); return its status (raises like
     Machine.run_job)."""
     os.makedirs(pool, exist_ok=True)
-    name = server_name(layout, base_key, emu, balancing)
+    name = server_name(layout, base_key, emu, balancing, thp)
     share = os.path.join(pool, name + ".share")
     out, err = numavm_vm.Sink(1), numavm_vm.Sink(2)
     for attempt in range(START_ATTEMPTS):
-        conn = _server_connection(pool, name, layout, base_cpio, emu, balancing)
+        conn = _server_connection(pool, name, layout, base_cpio, emu, balancing, thp)
         job_id = secrets.token_hex(8)
         jobdir = os.path.join(share, job_id)
         started = False
@@ -248,7 +249,8 @@ def serve(pool, name, spec, base_cpio):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda s, f: stop.append(s))
     try:
-        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share, emu, spec.get("balancing", False))
+        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share, emu, spec.get("balancing", False),
+                                    spec.get("thp"))
         try:
             machine.wait_ready()
         except numavm_vm.VMFailure as e:

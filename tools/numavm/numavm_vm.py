@@ -33,10 +33,18 @@ def machine_key():
     return CPU + "/" + KERNEL_ARGS
 
 
-def kernel_args(balancing=False):
+# Transparent huge pages: the guest kernel's own default unless one of these is asked for (the guest's
+# init sets it: numavm_guest.py). Linux leaves them off in a machine under 512 MiB (the 2x1 layout, 2 x 256
+# MiB), Debian's kernel turns them on (always) above (4x1).
+THP_MODES = ("always", "madvise", "never")
+
+
+def kernel_args(balancing=False, thp=None):
     """The guest kernel's command line: automatic NUMA balancing off (page placement stays where a test put
-    it) unless asked for, as a benchmark column of Linux's own balancing does."""
-    return KERNEL_ARGS + " numa_balancing=" + ("enable" if balancing else "disable")
+    it) unless asked for, as a benchmark column of Linux's own balancing does; transparent huge pages as thp
+    says (None: the kernel's default), which the guest's init reads."""
+    return (KERNEL_ARGS + " numa_balancing=" + ("enable" if balancing else "disable") +
+            (" numavm.thp=" + thp if thp else ""))
 
 # Seconds: booting under TCG takes ~3 s idle and 5-10 s on a loaded host.
 BOOT_LIMIT = float(os.environ.get("OMPNUMA_VM_BOOT_TIMEOUT", "180"))
@@ -179,7 +187,7 @@ class Demux:
 class Machine:
     """A running guest with its serial channels, in the working directory wd."""
 
-    def __init__(self, layout, initrd, wd, mode, share=None, emu=None, balancing=False):
+    def __init__(self, layout, initrd, wd, mode, share=None, emu=None, balancing=False, thp=None):
         self.wd = wd
         self.mode = mode
         # The emulated-NUMA plugin (numavm_emu.Emulation), with its control socket in wd.
@@ -199,7 +207,7 @@ class Machine:
             self.fds[name] = os.open(os.path.join(wd, name + ".out"), os.O_RDONLY | os.O_NONBLOCK)
         self.ctl_w = os.open(os.path.join(wd, "ctl.in"), os.O_RDWR)
         self.idle_w = [os.open(os.path.join(wd, n + ".in"), os.O_RDWR) for n in ("out", "err")]
-        append = kernel_args(balancing) + " numavm.mode=" + mode
+        append = kernel_args(balancing, thp) + " numavm.mode=" + mode
         if emu and mode == "oneshot":
             # The guest waits for the host before and after its job, so that
             # the host can reset and read the plugin's counts around it.
