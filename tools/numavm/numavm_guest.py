@@ -26,7 +26,8 @@
 # and again before powering off); "pool" loads 9p, mounts the host's share on /host
 # and runs jobs sent on the control port until QUIT. numavm.thp= sets the
 # transparent huge pages mode through sysfs before any job (Linux's own
-# transparent_hugepage= is undone for machines under 512 MiB, the 2x1 layout).
+# transparent_hugepage= is undone for machines under 512 MiB, the 2x1 layout),
+# and every job starts with the guest's mode, whatever the one before set.
 
 MODULES_ONESHOT = ["overlay"]
 MODULES_POOL = ["overlay", "virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
@@ -62,9 +63,15 @@ for arg in $(cat /proc/cmdline); do
     numavm.thp=*) thp=${arg#numavm.thp=} ;;
     esac
 done
+thp_mode=/sys/kernel/mm/transparent_hugepage/enabled
 if [ -n "$thp" ]; then
-    echo $thp > /sys/kernel/mm/transparent_hugepage/enabled || fail "cannot set transparent huge pages to $thp"
+    echo $thp > $thp_mode || fail "cannot set transparent huge pages to $thp"
 fi
+# The mode every job starts with: a job that changes it does not change it
+# for the next one.
+thp=
+read modes < $thp_mode
+case "$modes" in *"[always]"*) thp=always ;; *"[madvise]"*) thp=madvise ;; *"[never]"*) thp=never ;; esac
 if [ $mode = pool ]; then mods="@MODULES_POOL@"; else mods="@MODULES_ONESHOT@"; fi
 for m in $mods; do
     insmod /modules/$m.ko || fail "cannot load module $m"
@@ -76,6 +83,7 @@ fi
 
 run_job() {
     id=$1 nonce=$2 limit=$3 src=$4
+    [ -z "$thp" ] || echo $thp > $thp_mode
     j=/jobs/$id
     r=$j/root
     mkdir -p $j
