@@ -12,6 +12,7 @@ import time
 
 import ompnuma
 from ompnuma.harness import bench_configs, bench_report, bench_suites, bench_vm
+from ompnuma.numavm.numavm_vm import THP_MODES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -91,10 +92,11 @@ def parse_args(argv, defaults=None):
                         "variable (" + bench_configs.LAYOUT_PAD + ") of a length of its own, the same for every "
                         "configuration of that round, so the rounds sample where the stack, the environment and "
                         "what follows them land (paced runs with Linux's balancing on moved 6.8 %% with it)")
-    p.add_argument("--thp", choices=("always", "madvise", "never"), default=None,
+    p.add_argument("--thp", choices=THP_MODES, default=None,
                    help="with --vm: boot the guest with this transparent huge pages mode (default: the guest "
-                        "kernel's, always). With always a 2 MiB page goes to the node of whichever thread touches "
-                        "it first: NPB IS W on 4x1 ran 72 or 86 s by that race, stock and drop-in alike")
+                        "kernel's, which depends on its memory: never on 2x1, always on 4x1 and 2x2). With always "
+                        "a 2 MiB page goes to the node of whichever thread touches it first: NPB IS W on 4x1 ran "
+                        "72 or 86 s by that race, stock and drop-in alike")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it counts as failed")
     p.add_argument("--no-plot", action="store_true", help="do not write PNG plots")
     if defaults:

@@ -1258,7 +1258,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
         guessed = 1;
         uint64_t t = rt_now_ns(), reads = t - now;
         uint64_t maps = reads / (uint64_t)(threads > 0 ? threads : 1) * MAPS_READS;
-        charge(t - now);
+        charge(reads);
         now = t;
         rt_verbose(2, "pagefault: the stat files of %d threads read in %.3f ms: the first arming guessed at %.1f ms",
                    threads, 1e-6 * (double)reads, 1e-6 * (double)(reads + maps));
