@@ -196,7 +196,7 @@ static void on_mem(unsigned int idx, qemu_plugin_meminfo_t info, uint64_t vaddr,
     uint64_t pa = qemu_plugin_hwaddr_phys_addr(h);
     struct vcpu *v = &E.vcpu[idx];
     emu_counts_access(&E.k, (int)idx);
-    if (emu_cache_access(&v->cache, pa))
+    if (emu_cache_access(&v->cache, vaddr, pa))
         return;
     int node = node_of(pa);
     if (node < 0) {
