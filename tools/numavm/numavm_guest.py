@@ -56,22 +56,22 @@ fail() {
     off
 }
 
-mode=oneshot thp=
+mode=oneshot thp_asked=
 for arg in $(cat /proc/cmdline); do
     case $arg in
     numavm.mode=*) mode=${arg#numavm.mode=} ;;
-    numavm.thp=*) thp=${arg#numavm.thp=} ;;
+    numavm.thp=*) thp_asked=${arg#numavm.thp=} ;;
     esac
 done
 thp_mode=/sys/kernel/mm/transparent_hugepage/enabled
-if [ -n "$thp" ]; then
-    echo $thp > $thp_mode || fail "cannot set transparent huge pages to $thp"
+if [ -n "$thp_asked" ]; then
+    echo $thp_asked > $thp_mode || fail "cannot set transparent huge pages to $thp_asked"
 fi
-# The mode every job starts with: a job that changes it does not change it
-# for the next one.
-thp=
+# The mode every job starts with (the one asked, or the kernel's): a job
+# that changes it does not change it for the next one.
+thp_job=
 read modes < $thp_mode
-case "$modes" in *"[always]"*) thp=always ;; *"[madvise]"*) thp=madvise ;; *"[never]"*) thp=never ;; esac
+case "$modes" in *"[always]"*) thp_job=always ;; *"[madvise]"*) thp_job=madvise ;; *"[never]"*) thp_job=never ;; esac
 if [ $mode = pool ]; then mods="@MODULES_POOL@"; else mods="@MODULES_ONESHOT@"; fi
 for m in $mods; do
     insmod /modules/$m.ko || fail "cannot load module $m"
@@ -83,7 +83,7 @@ fi
 
 run_job() {
     id=$1 nonce=$2 limit=$3 src=$4
-    [ -z "$thp" ] || echo $thp > $thp_mode
+    [ -z "$thp_job" ] || echo $thp_job > $thp_mode
     j=/jobs/$id
     r=$j/root
     mkdir -p $j
