@@ -453,7 +453,11 @@ static __attribute__((noinline)) void team_lookup(om_thread_t *thr, om_abi_team_
     t->timed = rt_region_timed(r);
     if (d > 0 && d <= RT_MAX_DEPTH)
         t->master_slot = thr->rt.slot[d - 1];
-    if (loops_read && d == 0 && !r->executions) {
+    /* A blind region's loops would find it not sampling
+     * (rt_event_loop_begin) even if a buffer were attached during this
+     * execution: unwatched, they go straight to the runtime (125
+     * instructions of ompnuma's a loop execution and thread before). */
+    if (loops_read && d == 0 && !r->executions && !__atomic_load_n(&r->blind, __ATOMIC_RELAXED)) {
         t->watched = 1;
         watch(1);
     }
