@@ -71,8 +71,9 @@ def parse_args(argv):
                    help="boot the guest with Linux's automatic NUMA balancing on (default: off)")
     p.add_argument("--thp", choices=numavm_vm.THP_MODES, default=None,
                    help="boot the guest with this transparent huge pages mode (default: the guest kernel's, which "
-                   "depends on its memory: never under 512 MiB, as 2x1, always above): with always, a 2 MiB page goes to the node of whichever thread touches it first, so the "
-                   "placement of arrays shared out by threads depends on a race")
+                   "depends on its memory: never under 512 MiB, as 2x1, always above): with always, a 2 MiB page "
+                   "goes to the node of whichever thread touches it first, so the placement of arrays shared out "
+                   "by threads depends on a race")
     p.add_argument("--start-cpu", type=int, default=None, metavar="CPU",
                    help="exec the command on this guest CPU, keep it there while the loader runs, then give it every "
                    "CPU back at the program's entry point: its stack and its libraries' data are first-touched on that CPU's node, not on "

@@ -1,6 +1,6 @@
 """loop_cost.py --build DIR --placement SETTINGS --budget N [--unlisted LOOPS,TEAM] PROG: what ompnuma's hooks
-cost each execution of a settled loop placed inside one long region, counted by callgrind. PROG SWEEPS runs its loops SWEEPS
-times inside one region (tests/runtime/control/loop/Inputs/settled-loops.c); it runs through the drop-in
+cost each execution of a settled loop placed inside one long region, counted by callgrind. PROG SWEEPS runs
+its loops SWEEPS times inside one region (tests/runtime/control/loop/Inputs/settled-loops.c); it runs through the drop-in
 with OMP_PLACEMENT=SETTINGS for a short and a long run, each with loops on and with loops=off. What the
 long run has more than the short one in ompnuma's code (every thread, count.py's own_cost), with loops on
 less with loops=off, is what the hooks spent on the executions the long run's report counts more, all
