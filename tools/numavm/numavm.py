@@ -229,7 +229,7 @@ def cleanup_stale(tmp):
             pass
 
 
-def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=False, thp=None):
+def run_oneshot(layout, job, base_cpio, limit, verbose, guest=numavm_vm.Guest()):
     tmp = tempfile.gettempdir()
     cleanup_stale(tmp)
     wd = tempfile.mkdtemp(prefix="numavm-{}-".format(os.getpid()), dir=tmp)
@@ -243,17 +243,17 @@ def run_oneshot(layout, job, base_cpio, limit, verbose, emu=None, balancing=Fals
         with open(initrd, "wb") as out, open(base_cpio, "rb") as base:
             shutil.copyfileobj(base, out)
             numavm_image.write_cpio(extra, out)
-        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot", emu=emu, balancing=balancing, thp=thp)
+        machine = numavm_vm.Machine(layout, initrd, wd, "oneshot", guest=guest)
         machine.wait_ready()
-        if emu:
+        if guest.emu:
             # The guest holds until told: counts start with the command.
             machine.emu_control("reset")
             machine.send("GO")
         status = machine.run_job(1, nonce, limit, numavm_vm.Sink(1), numavm_vm.Sink(2), send=False,
                                  on_start=machine.emu_pace_on, on_exit=machine.emu_pace_off)
-        if emu:
-            if emu.counts:
-                machine.emu_control("dump " + emu.counts)
+        if guest.emu:
+            if guest.emu.counts:
+                machine.emu_control("dump " + guest.emu.counts)
             machine.send("GO")
         if verbose:
             print("numavm: booted in {:.1f} s".format(machine.boot_seconds), file=sys.stderr)
@@ -302,14 +302,14 @@ def main(argv):
             fd, tmp_counts = tempfile.mkstemp(prefix="numavm-counts-", suffix=".json")
             os.close(fd)
             emu.counts = tmp_counts
+        guest = numavm_vm.Guest(emu, args.numa_balancing, args.thp)
         pool = os.environ.get("OMPNUMA_VM_POOL")
         if pool:
             from ompnuma.numavm import numavm_pool
-            status = numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout,
-                                            args.verbose, emu, args.numa_balancing, args.thp)
+            status = numavm_pool.run_pooled(pool, layout, base_key, base_cpio, job, args.timeout, args.verbose,
+                                            guest)
         else:
-            status = run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, emu, args.numa_balancing,
-                                 args.thp)
+            status = run_oneshot(layout, job, base_cpio, args.timeout, args.verbose, guest)
         if emu and emu.paced:
             report_lag(emu.counts)
         return status

@@ -48,9 +48,8 @@ IDLE_LIMIT = 600.0
 START_ATTEMPTS = 3
 
 
-def server_name(layout, base_key, emu=None, balancing=False, thp=None):
-    text = (layout.key() + "/" + base_key + "/" + numavm_vm.machine_key() + ("/" + emu.key() if emu else "") +
-            ("/balancing" if balancing else "") + ("/thp=" + thp if thp else ""))
+def server_name(layout, base_key, guest):
+    text = layout.key() + "/" + base_key + "/" + numavm_vm.machine_key() + guest.key()
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -80,7 +79,7 @@ def _connect(path):
         return None
 
 
-def _start_server(pool, name, layout, base_cpio, emu, balancing, thp):
+def _start_server(pool, name, layout, base_cpio, guest):
     sock = os.path.join(pool, name + ".sock")
     fail = os.path.join(pool, name + ".fail")
     for stale in (sock, fail):
@@ -89,7 +88,8 @@ def _start_server(pool, name, layout, base_cpio, emu, balancing, thp):
         except FileNotFoundError:
             pass
     spec = json.dumps({"cpus": layout.cpus, "mem": layout.mem, "distances": layout.distances,
-                       "emu": emu.spec if emu else None, "balancing": balancing, "thp": thp})
+                       "emu": guest.emu.spec if guest.emu else None, "balancing": guest.balancing,
+                       "thp": guest.thp})
     with open(os.path.join(pool, name + ".log"), "ab") as log:
         # Detached, with no inherited descriptors: lit waits for the test's
         # pipes to close, and the server outlives the test that started it.
@@ -115,7 +115,7 @@ def _start_server(pool, name, layout, base_cpio, emu, balancing, thp):
     raise numavm_vm.VMFailure("the pool server did not start in time")
 
 
-def _server_connection(pool, name, layout, base_cpio, emu, balancing, thp):
+def _server_connection(pool, name, layout, base_cpio, guest):
     sock = os.path.join(pool, name + ".sock")
     conn = _connect(sock)
     if conn:
@@ -123,26 +123,26 @@ def _server_connection(pool, name, layout, base_cpio, emu, balancing, thp):
     with open(os.path.join(pool, name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         conn = _connect(sock)
-        return conn or _start_server(pool, name, layout, base_cpio, emu, balancing, thp)
+        return conn or _start_server(pool, name, layout, base_cpio, guest)
 
 
-def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose, emu=None, balancing=False, thp=None):
-    """Run job on the pool's guest of this layout (emulation, balancing, huge pages); return its status (raises like
+def run_pooled(pool, layout, base_key, base_cpio, job, limit, verbose, guest=numavm_vm.Guest()):
+    """Run job on the pool's guest of this layout and numavm_vm.Guest; return its status (raises like
     Machine.run_job)."""
     os.makedirs(pool, exist_ok=True)
-    name = server_name(layout, base_key, emu, balancing, thp)
+    name = server_name(layout, base_key, guest)
     share = os.path.join(pool, name + ".share")
     out, err = numavm_vm.Sink(1), numavm_vm.Sink(2)
     for attempt in range(START_ATTEMPTS):
-        conn = _server_connection(pool, name, layout, base_cpio, emu, balancing, thp)
+        conn = _server_connection(pool, name, layout, base_cpio, guest)
         job_id = secrets.token_hex(8)
         jobdir = os.path.join(share, job_id)
         started = False
         try:
             numavm_image.copy_tree(job, os.path.join(jobdir, "files"))
             request = {"id": job_id, "nonce": secrets.token_hex(16), "limit": int(limit)}
-            if emu and emu.counts:
-                request["counts"] = emu.counts
+            if guest.emu and guest.emu.counts:
+                request["counts"] = guest.emu.counts
             conn.sendall(json.dumps(request).encode() + b"\n")
             while True:
                 head = _recv_exact(conn, 5)
@@ -249,8 +249,8 @@ def serve(pool, name, spec, base_cpio):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda s, f: stop.append(s))
     try:
-        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share, emu, spec.get("balancing", False),
-                                    spec.get("thp"))
+        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share,
+                                    numavm_vm.Guest(emu, spec.get("balancing", False), spec.get("thp")))
         try:
             machine.wait_ready()
         except numavm_vm.VMFailure as e:

@@ -1,5 +1,6 @@
 """numavm_vm.py: one QEMU guest on the host side: start, serial channels, the job protocol, clean stop."""
 
+import collections
 import ctypes
 import os
 import re
@@ -39,12 +40,25 @@ def machine_key():
 THP_MODES = ("always", "madvise", "never")
 
 
-def kernel_args(balancing=False, thp=None):
-    """The guest kernel's command line: automatic NUMA balancing off (page placement stays where a test put
-    it) unless asked for, as a benchmark column of Linux's own balancing does; transparent huge pages as thp
-    says (None: the kernel's default), which the guest's init reads."""
-    return (KERNEL_ARGS + " numa_balancing=" + ("enable" if balancing else "disable") +
-            (" numavm.thp=" + thp if thp else ""))
+class Guest(collections.namedtuple("Guest", ("emu", "balancing", "thp"))):
+    """What a guest boots with besides its layout: the emulated-NUMA plugin (a numavm_emu.Emulation, or
+    None), Linux's automatic NUMA balancing (off unless asked for, as a benchmark column of Linux's own
+    balancing does: page placement stays where a test put it), and its transparent huge pages mode (None:
+    the kernel's default), which the guest's init reads."""
+    __slots__ = ()
+
+    def __new__(cls, emu=None, balancing=False, thp=None):
+        return super().__new__(cls, emu, balancing, thp)
+
+    def kernel_args(self):
+        """The guest kernel's command line."""
+        return (KERNEL_ARGS + " numa_balancing=" + ("enable" if self.balancing else "disable") +
+                (" numavm.thp=" + self.thp if self.thp else ""))
+
+    def key(self):
+        """What sets two guests of one layout and image apart (the pool keeps one guest per key)."""
+        return (("/" + self.emu.key() if self.emu else "") + ("/balancing" if self.balancing else "") +
+                ("/thp=" + self.thp if self.thp else ""))
 
 # Seconds: booting under TCG takes ~3 s idle and 5-10 s on a loaded host.
 BOOT_LIMIT = float(os.environ.get("OMPNUMA_VM_BOOT_TIMEOUT", "180"))
@@ -187,11 +201,11 @@ class Demux:
 class Machine:
     """A running guest with its serial channels, in the working directory wd."""
 
-    def __init__(self, layout, initrd, wd, mode, share=None, emu=None, balancing=False, thp=None):
+    def __init__(self, layout, initrd, wd, mode, share=None, guest=Guest()):
         self.wd = wd
         self.mode = mode
         # The emulated-NUMA plugin (numavm_emu.Emulation), with its control socket in wd.
-        self.emu = emu
+        emu = self.emu = guest.emu
         self.emu_sock = os.path.join(wd, "emu.sock") if emu else None
         qemu = find_qemu()
         vmlinux, _ = find_kernel()
@@ -207,7 +221,7 @@ class Machine:
             self.fds[name] = os.open(os.path.join(wd, name + ".out"), os.O_RDONLY | os.O_NONBLOCK)
         self.ctl_w = os.open(os.path.join(wd, "ctl.in"), os.O_RDWR)
         self.idle_w = [os.open(os.path.join(wd, n + ".in"), os.O_RDWR) for n in ("out", "err")]
-        append = kernel_args(balancing, thp) + " numavm.mode=" + mode
+        append = guest.kernel_args() + " numavm.mode=" + mode
         if emu and mode == "oneshot":
             # The guest waits for the host before and after its job, so that
             # the host can reset and read the plugin's counts around it.
