@@ -234,9 +234,8 @@ def _log(msg):
 def serve(pool, name, spec, base_cpio):
     spec = json.loads(spec)
     layout = numavm_layout.Layout(spec["cpus"], spec["mem"], spec["distances"])
-    emu = None
-    if spec.get("emu"):
-        emu = numavm_emu.Emulation(spec["emu"])
+    guest = numavm_vm.Guest(numavm_emu.Emulation(spec["emu"]) if spec.get("emu") else None,
+                            spec.get("balancing", False), spec.get("thp"))
     sock_path = os.path.join(pool, name + ".sock")
     share = os.path.join(pool, name + ".share")
     wd = os.path.join(pool, name + ".vm")
@@ -249,8 +248,7 @@ def serve(pool, name, spec, base_cpio):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda s, f: stop.append(s))
     try:
-        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share,
-                                    numavm_vm.Guest(emu, spec.get("balancing", False), spec.get("thp")))
+        machine = numavm_vm.Machine(layout, base_cpio, wd, "pool", share, guest)
         try:
             machine.wait_ready()
         except numavm_vm.VMFailure as e:

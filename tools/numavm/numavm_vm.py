@@ -60,6 +60,7 @@ class Guest(collections.namedtuple("Guest", ("emu", "balancing", "thp"))):
         return (("/" + self.emu.key() if self.emu else "") + ("/balancing" if self.balancing else "") +
                 ("/thp=" + self.thp if self.thp else ""))
 
+
 # Seconds: booting under TCG takes ~3 s idle and 5-10 s on a loaded host.
 BOOT_LIMIT = float(os.environ.get("OMPNUMA_VM_BOOT_TIMEOUT", "180"))
 # Seconds beyond the command's limit before the host stops waiting for the
