@@ -450,12 +450,12 @@ int main(int argc, char **argv)
     reset_x();
 
     printf("\n   iteration           ||r||                 zeta\n");
-    double t0 = npb_wtime();
+    double t0 = npb_timer_start();
     for (int it = 1; it <= niter; it++) {
         cg_iteration(&rnorm, &zeta);
         printf("    %5d       %20.14e%20.13e\n", it, rnorm, zeta);
     }
-    double t = npb_wtime() - t0;
+    double t = npb_timer_stop(t0);
 
     int ok = npb_rel_ok(zeta, cg_zeta_ref[ci], CG_EPSILON);
     printf(" Zeta is    %20.13e\n", zeta);

@@ -113,7 +113,7 @@ int main(int argc, char **argv)
         ep_batch((uint64_t)omp_get_thread_num() % nn, a_batch, &s, qw);
     }
 
-    double t0 = npb_wtime();
+    double t0 = npb_timer_start();
 #pragma omp parallel
     {
         int64_t ql[NQ] = {0};
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
         sxa += sums[k].sxa;
         sya += sums[k].sya;
     }
-    double t = npb_wtime() - t0;
+    double t = npb_timer_stop(t0);
 
     int64_t gc = 0;
     for (int l = 0; l < NQ; l++)

@@ -459,11 +459,11 @@ int main(int argc, char **argv)
 
     /* Timed: tables, initial field, forward transform, all time steps. */
     double sums[FT_MAXITER][2];
-    double t0 = npb_wtime();
+    double t0 = npb_timer_start();
     tables_init(&st);
     ft_run(&st, niter, sums);
     tables_free(&st);
-    double t = npb_wtime() - t0;
+    double t = npb_timer_stop(t0);
 
     int verified = 1;
     for (int it = 0; it < niter; it++) {

@@ -274,12 +274,12 @@ int main(int argc, char **argv)
     passed_verification = 0;
 
     printf("\n   iteration\n");
-    double t0 = npb_wtime();
+    double t0 = npb_timer_start();
     for (int it = 1; it <= MAX_ITERATIONS; it++) {
         printf("        %d\n", it);
         rank(it);
     }
-    double t = npb_wtime() - t0;
+    double t = npb_timer_stop(t0);
 
     printf(" Test keys in the last iteration:");
     for (int j = 0; j < TEST_ARRAY_SIZE; j++)

@@ -486,7 +486,7 @@ int main(int argc, char **argv)
 #pragma omp parallel
     zero_level(&s.u[lt]);
 
-    double t0 = npb_wtime();
+    double t0 = npb_timer_start();
 #pragma omp parallel
     {
         resid(&s.u[lt], &s.v, &s.r[lt]);
@@ -498,7 +498,7 @@ int main(int argc, char **argv)
     }
     double rnm2, rnmu;
     norm2u3(&s.r[lt], sumsq, amax, &rnm2, &rnmu);
-    double t = npb_wtime() - t0;
+    double t = npb_timer_stop(t0);
 
     const int verified = npb_rel_ok(rnm2, pc->rnm2_ref, MG_EPSILON);
     printf(" L2 Norm is %20.13e\n", rnm2);

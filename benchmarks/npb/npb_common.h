@@ -35,6 +35,13 @@ double npb_skip46(double seed, double a, uint64_t k);
 /* Seconds on a monotonic clock (CLOCK_MONOTONIC); only differences mean anything. */
 double npb_wtime(void);
 
+/* The timed part of a kernel begins (its npb_wtime) and ends (seconds since
+ * t0). In the emulated NUMA VM the part is tagged 1, so that the plugin's
+ * ground truth (the harness's remote_share_tag1_pct) covers what the time
+ * measures; the marker is a no-op instruction elsewhere. */
+double npb_timer_start(void);
+double npb_timer_stop(double t0);
+
 /* ---- Command line -------------------------------------------------------- */
 
 /* Parses the class letter in argv[1] (exactly one argument; S, W, A or B,

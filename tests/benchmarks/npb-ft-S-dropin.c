@@ -2,8 +2,8 @@
 // REQUIRES: clang, gcc
 // The facades must exist, or this would silently run on the stock runtime.
 // RUN: test -f %libdir/libomp.so.5 && test -f %libdir/libgomp.so.1
-// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t.clang
-// RUN: %gcc-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t.gcc
+// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t.clang
+// RUN: %gcc-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t.gcc
 // RUN: %dropin %t.clang S | FileCheck %s
 // RUN: %dropin %t.gcc S | FileCheck %s
 

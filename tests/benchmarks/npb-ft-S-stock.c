@@ -1,7 +1,7 @@
 // npb-ft-S-stock: FT class S verifies every iteration's checksum on the stock runtime, built by clang and by gcc.
 // REQUIRES: clang, gcc
-// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t.clang
-// RUN: %gcc-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t.gcc
+// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t.clang
+// RUN: %gcc-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t.gcc
 // RUN: %stock %t.clang S | FileCheck %s
 // RUN: %stock %t.gcc S | FileCheck %s
 

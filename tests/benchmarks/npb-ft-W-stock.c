@@ -1,6 +1,6 @@
 // npb-ft-W-stock: FT class W, the one grid with a short z dimension (128x128x32), verifies every iteration's checksum.
 // REQUIRES: clang
-// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t
+// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t
 // RUN: %stock %t W | FileCheck %s
 
 // Class W checksums (npb-verify.json FT.W) to 11 significant digits.

@@ -1,6 +1,6 @@
 // npb-ft-thread-count: FT prints the same checksums to the last digit, and verifies, with 1 and with 2 threads.
 // REQUIRES: clang
-// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t
+// RUN: %clang-omp %srcroot/benchmarks/npb/ft.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t
 // RUN: %stock env OMP_NUM_THREADS=1 %t S > %t.1
 // RUN: %stock env OMP_NUM_THREADS=2 %t S > %t.2
 // RUN: FileCheck %s --check-prefixes=CHECK,ONE < %t.1

@@ -1,7 +1,7 @@
 // npb-is-S-dropin: IS class S verifies with the ompnuma drop-in libraries first on the library path, built by clang and by gcc.
 // REQUIRES: clang, gcc
-// RUN: %clang-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t.clang
-// RUN: %gcc-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t.gcc
+// RUN: %clang-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t.clang
+// RUN: %gcc-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t.gcc
 // RUN: %dropin %t.clang S | FileCheck %s
 // RUN: %dropin %t.gcc S | FileCheck %s
 

@@ -1,6 +1,6 @@
 // npb-is-bad-class: IS rejects a missing or unknown class with a usage line and exit status 2.
 // REQUIRES: clang
-// RUN: %clang-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t
+// RUN: %clang-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t
 // RUN: sh -c '%t D; echo status=$?' 2>&1 | FileCheck %s
 // RUN: sh -c '%t; echo status=$?' 2>&1 | FileCheck %s
 // RUN: sh -c '%t ""; echo status=$?' 2>&1 | FileCheck %s

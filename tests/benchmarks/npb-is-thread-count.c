@@ -1,6 +1,6 @@
 // npb-is-thread-count: IS ranks and verifies identically with 1, 2 and 3 threads (3 exercises uneven key and bucket shares).
 // REQUIRES: clang
-// RUN: %clang-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t
+// RUN: %clang-omp %srcroot/benchmarks/npb/is.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t
 // RUN: %stock env OMP_NUM_THREADS=1 %t S > %t.1
 // RUN: %stock env OMP_NUM_THREADS=2 %t S > %t.2
 // RUN: %stock env OMP_NUM_THREADS=3 %t S > %t.3

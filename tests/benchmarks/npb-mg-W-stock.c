@@ -1,6 +1,6 @@
 // npb-mg-W-stock: MG class W uses the NPB 3.1+ definition (128^3, 4 iterations, reference 0.6467329375339e-05) and verifies.
 // REQUIRES: clang
-// RUN: %clang-omp %srcroot/benchmarks/npb/mg.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t
+// RUN: %clang-omp %srcroot/benchmarks/npb/mg.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t
 // RUN: %stock %t W | FileCheck %s
 
 // NPB 3.0 defined W as 64^3 with 40 iterations; that definition must not come back.

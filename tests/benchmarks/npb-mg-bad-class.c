@@ -1,6 +1,6 @@
 // npb-mg-bad-class: MG rejects a missing or unknown class with a usage line and exit status 2, and runs nothing.
 // REQUIRES: clang
-// RUN: %clang-omp %srcroot/benchmarks/npb/mg.c %srcroot/benchmarks/npb/npb_common.c -lm -o %t
+// RUN: %clang-omp %srcroot/benchmarks/npb/mg.c %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t
 // RUN: sh -c '%t X; echo status=$?' 2>&1 | FileCheck %s
 // RUN: sh -c '%t; echo status=$?' 2>&1 | FileCheck %s
 // RUN: sh -c '%t S W; echo status=$?' 2>&1 | FileCheck %s

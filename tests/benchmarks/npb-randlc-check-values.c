@@ -1,6 +1,6 @@
 // npb-randlc-check-values: the NPB generator gives the published first values, vranlc and jump-ahead agree with stepping one at a time.
 // REQUIRES: clang
-// RUN: %clang-omp -I%srcroot/benchmarks/npb %s %srcroot/benchmarks/npb/npb_common.c -lm -o %t
+// RUN: %clang-omp -I%srcroot/benchmarks/npb %s %srcroot/benchmarks/npb/npb_common.c -I%srcroot/runtime/os -lm -o %t
 // RUN: %t | FileCheck %s
 
 #include "npb_common.h"
