@@ -745,6 +745,20 @@ static void w_GOMP_parallel_end(void)
 #define PARALLEL_SECTIONS(i, name) GOMP_REGION(i, name, COMMA unsigned count COMMA unsigned flags, COMMA count COMMA flags)
 #define PARALLEL_SECTIONS_START(i, name) GOMP_REGION_START(i, name, COMMA unsigned count, COMMA count)
 
+/* GOMP_parallel_reductions reads the team's task reductions from the first
+ * word of its data (gcc's layout: a pointer to their array), before it
+ * hands data to every thread: the trampoline's argument starts with that
+ * word, its team record after it. */
+typedef struct gomp_reductions_frame {
+    void          *reductions;
+    om_abi_team_t  t;
+} gomp_reductions_frame_t;
+
+static void abi_gomp_fn_reductions(void *p)
+{
+    abi_gomp_fn(&((gomp_reductions_frame_t *)p)->t);
+}
+
 /* GOMP_parallel_reductions returns the team size. */
 static unsigned w_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned nt, unsigned flags)
 {
@@ -753,15 +767,15 @@ static unsigned w_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsig
     om_thread_t *thr;
     if (!active() || !(thr = om_thread_self()))
         return REAL_GOMP(17, fn_t)(fn, data, nt, flags);
-    om_abi_team_t t = {.fn = (void *)fn, .data = data};
-    int how = team_begin(thr, &t, site, (int)nt, RUNS_PROGRAM);
+    gomp_reductions_frame_t f = {.reductions = *(void **)data, .t = {.fn = (void *)fn, .data = data}};
+    int how = team_begin(thr, &f.t, site, (int)nt, RUNS_PROGRAM);
     if (how != TEAM_TRAMPOLINE) {
         unsigned n = REAL_GOMP(17, fn_t)(fn, data, nt, flags);
         direct_end(thr, how);
         return n;
     }
-    unsigned n = REAL_GOMP(17, fn_t)(abi_gomp_fn, &t, nt, flags);
-    team_end(thr, &t);
+    unsigned n = REAL_GOMP(17, fn_t)(abi_gomp_fn_reductions, &f, nt, flags);
+    team_end(thr, &f.t);
     return n;
 }
 
@@ -925,14 +939,23 @@ static void w___kmpc_end_reduce(void *loc, int32_t gtid, void *lck)
 
 /* gcc's loops: a start gives the thread its first chunk [*is, *ie) (or
  * none), each next one more; the increment is remembered for the chunks'
- * sizes. */
+ * sizes. A chunk's iterations, (hi - lo) / incr, taken in magnitude: no
+ * chunk of the signed range traps (2^63 iterations stepping by -1). */
+static inline uint64_t gomp_span(long long lo, long long hi, long long incr)
+{
+    if (!incr)
+        return 0;
+    uint64_t d = incr > 0 ? (uint64_t)hi - (uint64_t)lo : (uint64_t)lo - (uint64_t)hi;
+    return d / (incr > 0 ? (uint64_t)incr : -(uint64_t)incr);
+}
+
 static inline void gomp_loop_began(const void *site, int got, long long lo, long long hi, long long incr)
 {
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     if (!thr)
         return;
     thr->gomp_incr = incr;
-    loop_begun(site, NULL, got && incr ? (uint64_t)((hi - lo) / incr) : 0);
+    loop_begun(site, NULL, got ? gomp_span(lo, hi, incr) : 0);
     if (!got)
         loop_ended();
 }
@@ -941,7 +964,7 @@ static inline int gomp_loop_next(int got, long long lo, long long hi)
 {
     om_thread_t *thr = (om_thread_t *)rt_thread_current();
     if (got && thr && thr->gomp_incr)
-        loop_chunk((uint64_t)((hi - lo) / thr->gomp_incr));
+        loop_chunk(gomp_span(lo, hi, thr->gomp_incr));
     else if (!got)
         loop_ended();
     return got;
