@@ -581,6 +581,12 @@ void rt_event_loop_end(rt_thread_t *thr)
     if (!c)
         return;
     int i = thr->index[0];
+    /* A loop the thread began and never ended (cancelled, or the entry
+     * points switched back to the runtime meanwhile) is not this one. */
+    if (thr->depth < 1 || !thr->region[0] || c->parent_id != thr->region[0]->id || i >= c->team_size) {
+        thr->ws = NULL;
+        return;
+    }
     if (thr->ws_timed) {
         uint64_t ns = rt_now_ns() - thr->ws_begin, max = (1ull << RT_BUSY_N_SHIFT) - 1;
         __atomic_fetch_add(&c->slot[i].busy_acc, (1ull << RT_BUSY_N_SHIFT) + (ns < max ? ns : max), __ATOMIC_RELAXED);
