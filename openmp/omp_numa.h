@@ -148,7 +148,10 @@ int omp_numa_detach(void *ptr);
  * cannot move stays where it is, accessible (see the statistics). Several
  * threads touching one page at once: one moves it, the others wait for it.
  * A later omp_numa_migrate_to_node or a new arming of the same pages
- * replaces the arming.
+ * replaces the arming. Of memory registered with omp_numa_register, only
+ * the pages that lie entirely inside the registered area are armed: a page
+ * it shares with other memory (malloc's neighbours) stays where it is,
+ * accessible.
  * Preconditions: the range is readable and writable memory, and stays
  * mapped until it is touched, unregistered or freed; the program's own
  * SIGSEGV handler, if installed after this call, passes faults it does not

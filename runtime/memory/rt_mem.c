@@ -441,6 +441,29 @@ static int known_range(const void *ptr, size_t size, uintptr_t *start, uintptr_t
     return 0;
 }
 
+/* The pages of a known range that may be protected: those the area owns
+ * whole. An allocation owns its pages; memory registered with
+ * omp_numa_register shares its first and last pages with whatever lies
+ * beside it (malloc's neighbours, the allocator's and the runtime's own
+ * records), which a thread ompnuma does not control may touch: those pages
+ * stay out. 0 with an empty range when no page is the area's alone. */
+static int owned_range(const void *ptr, size_t size, uintptr_t *start, uintptr_t *end)
+{
+    if (known_range(ptr, size, start, end, 1) != 0)
+        return -1;
+    pthread_mutex_lock(&reg_lock);
+    const area_t *ar = find_containing((uintptr_t)ptr, size);
+    if (ar && ar->kind == K_REG) {
+        uintptr_t lo = rt_pg_up(ar->base), hi = rt_pg_down(ar->base + ar->size);
+        *start = *start > lo ? *start : lo;
+        *end = *end < hi ? *end : hi;
+        if (*end < *start)
+            *end = *start;
+    }
+    pthread_mutex_unlock(&reg_lock);
+    return 0;
+}
+
 static rt_mem_attached_fn attached_fn;
 
 void rt_mem_on_attach(rt_mem_attached_fn fn)
@@ -554,8 +577,10 @@ int rt_mem_migrate_on_next_touch(void *ptr, size_t size)
 {
     rt_mem_init_once();
     uintptr_t s, e;
-    if (known_range(ptr, size, &s, &e, 1) != 0)
+    if (owned_range(ptr, size, &s, &e) != 0)
         return -1;
+    if (s == e) /* no page the area owns whole: nothing to arm */
+        return 0;
     /* Held: the sampler's end of execution would otherwise give access
      * back to pages armed here, and they would never move. */
     const rt_mem_sampler_t *h = hold(s, e);
