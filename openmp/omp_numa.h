@@ -239,7 +239,11 @@ int omp_numa_node_memory(int node, size_t *total, size_t *free);
  * The re-placement is done by ompnuma's placement loop (threads re-pin at
  * their next implicit-task begin).
  * Returns 0, or -1 with errno:
- *   EINVAL  when is not an omp_numa_sync_t
+ *   EINVAL  when is not an omp_numa_sync_t, or the calling thread is in no
+ *           team ompnuma measures (serial code, or a team nested deeper
+ *           than the levels it measures)
+ *   ENOSPC  the team has more threads than the machine has cores: there is
+ *           no mapping to decide
  *   ENOSYS  no placement runtime is active to act on hints (libompnuma
  *           used without its OpenMP tool)
  *   ENOMEM  too many teams waiting at once, or no memory for the hints
