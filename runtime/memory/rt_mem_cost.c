@@ -363,7 +363,7 @@ double rt_mem_cost_migrate(size_t size, int from, int to)
     rt_mem_model_t m;
     if (rt_mem_model(&m) != 0)
         return -1;
-    double pages = (double)((size + rt_mem_pagesz - 1) / rt_mem_pagesz);
+    double pages = (double)(size / rt_mem_pagesz + (size % rt_mem_pagesz != 0)); /* no wrap near SIZE_MAX */
     return m.a_us + m.b_us * pages;
 }
 
