@@ -419,48 +419,38 @@ int rt_mem_unregister(void *ptr)
 }
 
 /* Resolve (ptr, size) inside a known area to its page range; marks the area
- * dirty when mark_dirty. Returns 0 or -1 with EINVAL. */
-static int known_range(const void *ptr, size_t size, uintptr_t *start, uintptr_t *end, int mark_dirty)
+ * dirty when mark_dirty. With owned, only the pages the area owns whole
+ * (those that may be protected): an allocation owns its pages; memory
+ * registered with omp_numa_register shares its first and last pages with
+ * whatever lies beside it (malloc's neighbours, the allocator's and the
+ * runtime's own records), which a thread ompnuma does not control may
+ * touch: those pages stay out, and the range is empty when no page is the
+ * area's alone. Returns 0 or -1 with EINVAL. */
+static int known_range(const void *ptr, size_t size, uintptr_t *start, uintptr_t *end, int mark_dirty, int owned)
 {
     uintptr_t a = (uintptr_t)ptr;
     if (!ptr || size == 0) {
         errno = EINVAL;
         return -1;
     }
+    uintptr_t lo = 0, hi = UINTPTR_MAX;
     pthread_mutex_lock(&reg_lock);
     area_t *ar = find_containing(a, size);
     if (ar && mark_dirty)
         ar->dirty = 1;
+    if (ar && owned && ar->kind == K_REG) {
+        lo = rt_pg_up(ar->base);
+        hi = rt_pg_down(ar->base + ar->size);
+    }
     pthread_mutex_unlock(&reg_lock);
     if (!ar) {
         errno = EINVAL;
         return -1;
     }
-    *start = rt_pg_down(a);
-    *end = rt_pg_up(a + size);
-    return 0;
-}
-
-/* The pages of a known range that may be protected: those the area owns
- * whole. An allocation owns its pages; memory registered with
- * omp_numa_register shares its first and last pages with whatever lies
- * beside it (malloc's neighbours, the allocator's and the runtime's own
- * records), which a thread ompnuma does not control may touch: those pages
- * stay out. 0 with an empty range when no page is the area's alone. */
-static int owned_range(const void *ptr, size_t size, uintptr_t *start, uintptr_t *end)
-{
-    if (known_range(ptr, size, start, end, 1) != 0)
-        return -1;
-    pthread_mutex_lock(&reg_lock);
-    const area_t *ar = find_containing((uintptr_t)ptr, size);
-    if (ar && ar->kind == K_REG) {
-        uintptr_t lo = rt_pg_up(ar->base), hi = rt_pg_down(ar->base + ar->size);
-        *start = *start > lo ? *start : lo;
-        *end = *end < hi ? *end : hi;
-        if (*end < *start)
-            *end = *start;
-    }
-    pthread_mutex_unlock(&reg_lock);
+    *start = rt_pg_down(a) > lo ? rt_pg_down(a) : lo;
+    *end = rt_pg_up(a + size) < hi ? rt_pg_up(a + size) : hi;
+    if (*end < *start)
+        *end = *start;
     return 0;
 }
 
@@ -479,7 +469,7 @@ int rt_mem_attach(void *ptr, size_t size, int thread_num)
         errno = EINVAL;
         return -1;
     }
-    if (known_range(ptr, size, &s, &e, 0) != 0)
+    if (known_range(ptr, size, &s, &e, 0, 0) != 0)
         return -1;
     pthread_mutex_lock(&reg_lock);
     int rc = 0;
@@ -577,7 +567,7 @@ int rt_mem_migrate_on_next_touch(void *ptr, size_t size)
 {
     rt_mem_init_once();
     uintptr_t s, e;
-    if (owned_range(ptr, size, &s, &e) != 0)
+    if (known_range(ptr, size, &s, &e, 1, 1) != 0)
         return -1;
     if (s == e) /* no page the area owns whole: nothing to arm */
         return 0;
@@ -599,7 +589,7 @@ int rt_mem_migrate_to_node(void *ptr, size_t size, int node)
         errno = EINVAL;
         return -1;
     }
-    if (known_range(ptr, size, &s, &e, 1) != 0)
+    if (known_range(ptr, size, &s, &e, 1, 0) != 0)
         return -1;
     /* An explicit move cancels next touch on the range: armed pages are
      * PROT_NONE and move_pages cannot move them. */
