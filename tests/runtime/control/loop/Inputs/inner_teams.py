@@ -8,5 +8,8 @@ print("inner teams {}: forked by outer threads {}".format(len(inner), [r["parent
 print("executions", [r["executions"] for r in inner])
 print("sampled", *(sum(r["tnt_samples"]) > 0 for r in inner))
 cpus = [set(r["cpus"]) for r in inner]
-print("every thread pinned {}, CPUs shared by the two teams: {}".format(
-    all(c >= 0 for r in inner for c in r["cpus"]), sorted(cpus[0] & cpus[1]) if len(cpus) == 2 else None))
+unpinned = ["team of outer thread {}: {}, why {!r}, seen on CPUs {}".format(
+    r["parent_thread"], r["outcome"], r.get("why"), r.get("seen_cpus")) for r in inner if min(r["cpus"]) < 0]
+print("every thread pinned {}, CPUs shared by the two teams: {}{}".format(
+    not unpinned, sorted(cpus[0] & cpus[1]) if len(cpus) == 2 else None,
+    "".join("; " + u for u in unpinned)))
