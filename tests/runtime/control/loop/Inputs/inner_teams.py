@@ -1,5 +1,6 @@
 """inner_teams.py: the level-2 records of a report, and whether their CPUs overlap."""
 import json
+import os
 import sys
 
 inner = sorted((r for r in json.load(open(sys.argv[1]))["regions"] if r["level"] == 2),
@@ -12,4 +13,5 @@ unpinned = ["team of outer thread {}: {}, why {!r}, seen on CPUs {}".format(
     r["parent_thread"], r["outcome"], r.get("why"), r.get("seen_cpus")) for r in inner if min(r["cpus"]) < 0]
 print("every thread pinned {}, CPUs shared by the two teams: {}{}".format(
     not unpinned, sorted(cpus[0] & cpus[1]) if len(cpus) == 2 else None,
-    "".join("; " + u for u in unpinned)))
+    "".join("; " + u for u in unpinned) + ("; this host's CPUs {}".format(sorted(os.sched_getaffinity(0)))
+                                          if unpinned else "")))
