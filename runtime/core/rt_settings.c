@@ -105,49 +105,44 @@ typedef struct problems {
     char   text[768];
     size_t len;
     int    empty_items;   /* said once, with their count */
+    int    untold;        /* problems past the room of text: counted at its end */
 } problems_t;
 
+/* Each problem whole or not at all: one that does not fit is counted, and
+ * the line ends "(and N more)" (problems_end). */
 static void problem(problems_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void problem(problems_t *p, const char *fmt, ...)
 {
-    if (p->len >= sizeof p->text - 1)
-        return;
-    if (p->len)
-        p->len += (size_t)snprintf(p->text + p->len, sizeof p->text - p->len, "; ");
-    if (p->len >= sizeof p->text - 1)
-        return;
+    char one[sizeof p->text];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(p->text + p->len, sizeof p->text - p->len, fmt, ap);
+    int n = vsnprintf(one, sizeof one, fmt, ap);
     va_end(ap);
-    if (n > 0)
-        p->len += (size_t)n;
-    if (p->len > sizeof p->text - 1)
-        p->len = sizeof p->text - 1;
+    size_t room = sizeof p->text - 32 - p->len; /* 32: "; " now, "; (and N more)" at the end */
+    if (n < 0)
+        return;
+    if (!p->len && (size_t)n >= room) { /* the first one alone is too long: cut, and said so */
+        p->len = (size_t)snprintf(p->text, sizeof p->text, "%.*s...", (int)(room - 4), one);
+        return;
+    }
+    if ((size_t)n + 2 > room || p->untold) {
+        p->untold++;
+        return;
+    }
+    p->len += (size_t)snprintf(p->text + p->len, sizeof p->text - p->len, "%s%s", p->len ? "; " : "", one);
 }
 
-/* s as printable text: control and non-ASCII bytes as \n, \t, \xNN, so a
- * value can neither split its warning over lines nor forge one. At most
- * `max` bytes of s are shown, then "...". */
+static void problems_end(problems_t *p)
+{
+    if (p->untold)
+        p->len += (size_t)snprintf(p->text + p->len, sizeof p->text - p->len, "; (and %d more)", p->untold);
+}
+
+/* s as printable text (rt_escape, a backslash escaped too), at most max
+ * bytes of it. */
 static const char *escape(const char *s, size_t max, char *out, size_t len)
 {
-    size_t o = 0;
-    for (size_t i = 0; s[i] && o + 8 < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (i == max) {
-            o += (size_t)snprintf(out + o, len - o, "...");
-            break;
-        }
-        if (c == '\n')
-            o += (size_t)snprintf(out + o, len - o, "\\n");
-        else if (c == '\t')
-            o += (size_t)snprintf(out + o, len - o, "\\t");
-        else if (c < 0x20 || c >= 0x7f || c == '\\')
-            o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
-        else
-            out[o++] = (char)c;
-    }
-    out[o] = '\0';
+    rt_escape(s, max, 1, out, len);
     return out;
 }
 
@@ -637,13 +632,42 @@ static int replaceable_path(const char *path)
     return errno == ENOENT && writable_path(path);
 }
 
+/* path as an absolute name with its directory resolved (a file that need
+ * not exist yet), or -1. */
+static int canonical(const char *path, char *out, size_t len)
+{
+    char d[PATH_MAX], b[PATH_MAX], dir[PATH_MAX];
+    snprintf(d, sizeof d, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    if (!realpath(dirname(d), dir))
+        return -1;
+    return snprintf(out, len, "%s/%s", dir, basename(b)) < (int)len ? 0 : -1;
+}
+
+/* Whether paths a and b name one file: the same inode when both exist, the
+ * same resolved name when neither does. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa), eb = stat(b, &sb);
+    if (ea == 0 && eb == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ca[PATH_MAX], cb[PATH_MAX];
+    return ea != 0 && eb != 0 && canonical(a, ca, sizeof ca) == 0 && canonical(b, cb, sizeof cb) == 0 &&
+           !strcmp(ca, cb);
+}
+
 static void parse_report(rt_settings_t *s, const char *value, problems_t *p)
 {
     if (!*value)
         s->report = RT_REPORT_NONE;
     else if (!strcmp(value, "stderr"))
         s->report = RT_REPORT_STDERR;
-    else if (strlen(value) < sizeof s->report_path && writable_path(value)) {
+    else if (s->cache_path[0] && same_file(value, s->cache_path)) {
+        /* Written at exit over the cache, it would destroy its entries. */
+        problem(p, "the file of OMP_PLACEMENT's cache=; using stderr");
+        s->report = RT_REPORT_STDERR;
+    } else if (strlen(value) < sizeof s->report_path && writable_path(value)) {
         s->report = RT_REPORT_FILE;
         strcpy(s->report_path, value);
     } else {
@@ -898,6 +922,7 @@ void rt_settings_parse(rt_settings_t *s, const char *placement, const char *repo
             table[i].parse(s, v, &p);
             if (!p.len)
                 continue;
+            problems_end(&p);
             snprintf(line, sizeof line, "%s=\"%s\": %s", table[i].name, ESC(v), p.text);
         }
         if (i == MPI_ROW)
