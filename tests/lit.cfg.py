@@ -12,6 +12,7 @@ import ctypes.util
 import importlib.machinery
 import importlib.util
 import os
+import shutil
 import shlex
 import sys
 import lit.formats
@@ -116,6 +117,11 @@ except OSError:
 # separate debug files asks over the network.
 if ctypes.util.find_library("debuginfod"):
     config.available_features.add("debuginfod")
+# as-nobody: the suite runs as root with setpriv(1), so that a test can run a
+# program as user nobody, for whom file permissions hold.
+if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("as-nobody")
+    config.substitutions.append(("%as-nobody", "setpriv --reuid=65534 --regid=65534 --clear-groups"))
 # kernel-timing: tests whose outcome depends on how fast the guest kernel
 # scans and migrates (Linux's automatic NUMA balancing); run them with
 # OMPNUMA_TEST_KERNEL_TIMING=1, they are not part of the default suite.

@@ -1,6 +1,7 @@
 /* rt_cache.c: the placement cache: load at start, start regions from their kept mapping, save at exit. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #define HEADER "ompnuma-cache/1"
 #define KEY_LEN 160
 #define MAX_TEAM (1 << 20)   /* as many threads as CPUs a key can name */
+#define MAX_NS 1e18          /* a critical path's ns at most (31 years) */
 
 typedef struct entry {
     char   machine[17];
@@ -31,7 +33,22 @@ typedef struct entry {
 
 static entry_t *entries;
 static int nentries, capacity;
-static int partial;       /* out of memory while loading: the file is left as it is at exit */
+/* Whether the file is left as it is at exit: it was not read whole, so
+ * rewriting it would lose what was not read (data is never lost). */
+static enum {
+    FILE_OURS,       /* read whole, or nothing there yet: rewritten at exit */
+    FILE_UNREAD,     /* not a cache, or it could not be read: the start's warning said so */
+    FILE_PARTIAL,    /* out of memory while loading: said at exit */
+    FILE_READ_ONLY   /* its directory cannot be written (the file is replaced by a rename): used, not updated */
+} file_state;
+
+/* Whether the directory holding path can be written. */
+static int directory_writable(const char *path)
+{
+    char dir[sizeof rt_conf->cache_path];
+    snprintf(dir, sizeof dir, "%s", path);
+    return access(dirname(dir), W_OK) == 0;
+}
 static char machine[17];  /* this machine's key */
 
 /* FNV-1a over the topology the decisions were made on: nodes, their CPUs,
@@ -91,11 +108,13 @@ static int parse_entry(char *line, entry_t *e)
     if (!after || field(&line) || strlen(machine_f) != 16 || strlen(code) >= KEY_LEN ||
         strlen(parent) >= KEY_LEN || rt_parse_int(team, 1, MAX_TEAM, &e->team) != 0)
         return -1;
+    /* Critical paths in ns: a number the report can print, never NaN, an
+     * infinity or a negative time (an edited file). */
     e->before = strtod(before, &end);
-    if (*end)
+    if (*end || !(e->before >= 0 && e->before <= MAX_NS))
         return -1;
     e->after = strtod(after, &end);
-    if (*end)
+    if (*end || !(e->after >= 0 && e->after <= MAX_NS))
         return -1;
     strcpy(e->machine, machine_f);
     strcpy(e->code, code);
@@ -126,18 +145,26 @@ void rt_cache_load(void)
     if (!rt_conf->cache_path[0] || !rt_mach->ok)
         return;
     machine_key();
+    if (!directory_writable(rt_conf->cache_path)) {
+        file_state = FILE_READ_ONLY;
+        rt_verbose(1, "cache %s: its directory cannot be written: used as it is, never updated",
+                   rt_conf->cache_path);
+    }
     size_t len;
     char *text = rt_read_file(rt_conf->cache_path, &len);
     if (!text) {
-        if (errno != ENOENT)
-            rt_warn("OMP_PLACEMENT cache=%s: %s; starting without it", rt_conf->cache_path,
-                    rt_read_file_error(errno));
+        if (errno != ENOENT) {
+            file_state = FILE_UNREAD;
+            rt_warn("OMP_PLACEMENT cache=%s: %s; starting without it, and it is left as it is",
+                    rt_conf->cache_path, rt_read_file_error(errno));
+        }
         return;
     }
     if (strncmp(text, HEADER "\n", sizeof HEADER) != 0) {
         free(text);
+        file_state = FILE_UNREAD;
         rt_warn("OMP_PLACEMENT cache=%s: not a placement cache (header, line 1); starting without it, and it is "
-                "replaced at exit", rt_conf->cache_path);
+                "left as it is", rt_conf->cache_path);
         return;
     }
     /* A line that is not an entry costs only itself: it is left out (and
@@ -154,7 +181,7 @@ void rt_cache_load(void)
             continue;
         entry_t *e = append();
         if (!e) {
-            partial = 1;
+            file_state = FILE_PARTIAL;
             break;
         }
         if (strlen(line) != line_len || strncmp(line, "region ", 7) != 0 || parse_entry(line + 7, e) != 0) {
@@ -229,11 +256,11 @@ void rt_cache_save(void)
 {
     if (!rt_conf->cache_path[0] || !rt_mach->ok)
         return;
-    if (partial) { /* rewriting it would drop the entries that were not read */
+    if (file_state == FILE_PARTIAL)
         rt_warn("OMP_PLACEMENT cache=%s: not all of it could be read (out of memory); not updated",
                 rt_conf->cache_path);
+    if (file_state != FILE_OURS)
         return;
-    }
     /* This run's regions: a kept mapping is written (new or again), a rolled back one leaves. */
     for (int i = 0; i < rt_region_count(); i++) {
         const rt_region_t *r = rt_region_at(i);
