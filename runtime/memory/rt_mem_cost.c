@@ -2,8 +2,10 @@
 #include "rt_mem.h"
 #include "rt_mem_int.h"
 #include "rt_migrate.h"
+#include "rt_util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,17 +272,21 @@ int rt_mem_cache_write(const rt_mem_model_t *m)
 
 int rt_mem_cache_read(rt_mem_model_t *m)
 {
-    char path[4096], key[512], line[600];
+    char path[4096], key[512];
     if (rt_mem_cache_path(path, sizeof path) != 0)
         return -1;
     machine_key(key, sizeof key);
-    FILE *f = fopen(path, "re");
-    if (!f)
+    /* rt_read_file: a regular file of bounded size, never a FIFO to wait on. */
+    size_t len;
+    char *text = rt_read_file(path, &len);
+    if (!text)
         return -1;
     memset(m, 0, sizeof *m);
     int keyok = 0, fields = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
+    for (char *line = text, *next; *line; line = next) {
+        size_t n = strcspn(line, "\n");
+        next = line[n] ? line + n + 1 : line + n;
+        line[n] = '\0';
         if (!strncmp(line, "machine ", 8))
             keyok = strcmp(line + 8, key) == 0;
         fields += sscanf(line, "a_us %lf", &m->a_us) == 1;
@@ -291,8 +297,11 @@ int rt_mem_cache_read(rt_mem_model_t *m)
         fields += sscanf(line, "memcpy_mbs %lf", &m->memcpy_mbs) == 1;
         fields += sscanf(line, "moved %d", &m->moved) == 1;
     }
-    fclose(f);
-    if (!keyok || fields != 7 || m->read_mbs <= 0 || m->write_mbs <= 0) {
+    free(text);
+    /* An edited file's NaN or infinity would come back from the cost queries. */
+    if (!keyok || fields != 7 || !isfinite(m->a_us) || !isfinite(m->b_us) || !(m->lat_ns >= 0) ||
+        !isfinite(m->lat_ns) || !(m->read_mbs > 0) || !isfinite(m->read_mbs) || !(m->write_mbs > 0) ||
+        !isfinite(m->write_mbs) || !(m->memcpy_mbs >= 0) || !isfinite(m->memcpy_mbs) || m->moved < 0) {
         errno = EINVAL;
         return -1;
     }

@@ -1,5 +1,10 @@
-// The cost model is read from the per-machine cache when its key matches this machine, and re-measured when the cache describes another machine or is malformed.
+// The cost model is read from the per-machine cache when its key matches this machine, and re-measured when the cache describes another machine or is malformed:
+// a number that is not one (NaN, an infinity: an edited file) would come back from every cost query; a FIFO there
+// (no writer) is refused at once, where reading it used to wait forever (the program, `ompnuma calibrate --show`).
 // RUN: %clang-omp %s -I%S/Inputs %rt-internals -o %t && rm -rf %t.cache && env XDG_CACHE_HOME=%t.cache %t | FileCheck %s
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "memtest.h"
 #include "rt_mem.h"
 
@@ -37,6 +42,27 @@ int main(void)
     fputs("garbage\n", f);
     fclose(f);
     EXPECT_ERR("malformed", rt_mem_cache_read(&r), -1, EINVAL);
+    const char *bad[] = {"lat_ns nan", "a_us inf", "read_mbs -5"};
+    for (int i = 0; i < 3; i++) {
+        m.lat_ns = 90, m.a_us = 120, m.read_mbs = 1000;
+        EXPECT_OK("write", rt_mem_cache_write(&m));
+        f = fopen(path, "r");
+        len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = 0;
+        char field[16], *at;
+        snprintf(field, sizeof field, "%.*s ", (int)strcspn(bad[i], " "), bad[i]);
+        at = strstr(buf, field);
+        f = fopen(path, "w");
+        fprintf(f, "%.*s%s%s", (int)(at - buf), buf, bad[i], at + strcspn(at, "\n"));
+        fclose(f);
+        printf("%s: ", bad[i]);
+        EXPECT_ERR("refused", rt_mem_cache_read(&r), -1, EINVAL);
+    }
+    unlink(path);
+    mkfifo(path, 0600);
+    EXPECT_ERR("fifo", rt_mem_cache_read(&r), -1, ENODEV);
+    unlink(path);
     return 0;
 }
 // CHECK: path: ok
@@ -52,3 +78,10 @@ int main(void)
 // CHECK-NEXT: cost of 100 pages: 1220
 // CHECK-NEXT: other machine: ok
 // CHECK-NEXT: malformed: ok
+// CHECK-NEXT: write: ok
+// CHECK-NEXT: lat_ns nan: refused: ok
+// CHECK-NEXT: write: ok
+// CHECK-NEXT: a_us inf: refused: ok
+// CHECK-NEXT: write: ok
+// CHECK-NEXT: read_mbs -5: refused: ok
+// CHECK-NEXT: fifo: ok
