@@ -97,7 +97,49 @@ def validate(report):
         schema = json.load(f)
     validator = jsonschema.Draft202012Validator(schema)
     return [one_line("{}: {}".format("/".join(str(p) for p in e.absolute_path) or "(root)", e.message))
-            for e in validator.iter_errors(report)]
+            for e in validator.iter_errors(report)] + shape_errors(report)
+
+
+def shape_errors(report):
+    """What the schema cannot say: each region's per-thread arrays have a row
+    per team thread, and each table row a column per node. One line each."""
+    errors = []
+    try:
+        nodes = report["topology"]["nodes"]
+        regions = report["regions"]
+    except (KeyError, TypeError):
+        return errors  # the schema's own errors say so
+    for i, g in enumerate(regions if isinstance(regions, list) else []):
+        if not isinstance(g, dict) or not isinstance(g.get("team_size"), int):
+            continue
+        team = g["team_size"]
+        for key in ("tnt", "tnt_after", "tnt_samples", "mapping", "cpus", "seen_cpus"):
+            rows = g.get(key)
+            if not isinstance(rows, list) or (key == "tnt_after" and not rows):
+                continue
+            if len(rows) != team:
+                errors.append("regions/{}/{}: {} rows for a team of {}".format(i, key, len(rows), team))
+            elif key in ("tnt", "tnt_after"):
+                for t, row in enumerate(rows):
+                    if isinstance(row, list) and len(row) != nodes:
+                        errors.append("regions/{}/{}/{}: {} columns for {} nodes".format(i, key, t, len(row), nodes))
+                        break
+    return errors
+
+
+def printable(doc):
+    """doc with every string's control characters escaped (\\n, \\t, \\xNN): a
+    program's or a symbol's name in a report cannot move the terminal's
+    cursor or forge a line of the rendering."""
+    if isinstance(doc, str):
+        return "".join(c if c.isprintable() else
+                       "\\n" if c == "\n" else "\\t" if c == "\t" else "\\x{:02x}".format(ord(c)) if ord(c) < 256
+                       else "\\u{:04x}".format(ord(c)) for c in doc)
+    if isinstance(doc, dict):
+        return {printable(k): printable(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [printable(v) for v in doc]
+    return doc
 
 
 def one_line(text, width=200):
@@ -442,7 +484,9 @@ def main(argv):
         return 0
     # Rendering reads the fields the schema promises: a report that breaks it
     # is refused whole, before any output, rather than half printed.
-    if errors:  # None: no jsonschema here; the renderer's own checks below still hold
+    if errors is None:  # no jsonschema here: the shapes, and the renderer's own checks below
+        errors = shape_errors(report)
+    if errors:
         return bad("not an ompnuma report ({}{}); --validate lists every problem".format(
             errors[0], " and {} more".format(len(errors) - 1) if len(errors) > 1 else ""))
     truth = None
@@ -456,6 +500,7 @@ def main(argv):
             print(one_line("ompnuma report: {}: not the emulator's counts (ompnuma-emu-counts/1)".format(
                 args.truth), 400), file=sys.stderr)
             return 2
+    report = printable(report)
     try:
         out = io.StringIO()
         render(report, out, args.tnt)

@@ -24,3 +24,8 @@ write("huge-int", text.replace('"numa_factor": ', '"numa_factor": 1' + "0" * 400
 write("nan", text.replace('"numa_factor": ', '"numa_factor": NaN, "x": ', 1))
 write("deep", "[" * 100000 + "]" * 100000)
 write("top-list", "[]")
+# Shapes the schema cannot say: a table of 3 rows (3 columns) for a team of 2 on 2 nodes.
+variant("tnt-shape", lambda d: d["regions"][0].__setitem__("tnt", [[1, 2, 3]] * (d["regions"][0]["team_size"] + 1)))
+# Control characters in the program's and a region's names.
+variant("control", lambda d: (d.__setitem__("program", "p\nompnuma: forged"),
+                              d["regions"][0].__setitem__("symbol", "a\x1b[31mred")))
