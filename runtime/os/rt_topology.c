@@ -274,7 +274,13 @@ static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
     }
     if (hwloc_topology_load(topo) != 0) {
         hwloc_topology_destroy(topo);
-        return fail(err, errlen, "hwloc: cannot load the topology: %s", strerror(errno));
+        /* Named as the input was: a file given, the environment's, or this machine. */
+        if (spec && *spec)
+            return fail(err, errlen, "topology \"%s\": hwloc cannot load it: %s", spec, strerror(errno));
+        if ((syn && *syn) || (xml && *xml))
+            return fail(err, errlen, "%s \"%s\": hwloc cannot load it: %s", syn && *syn ? "HWLOC_SYNTHETIC" :
+                        "HWLOC_XMLFILE", syn && *syn ? syn : xml, strerror(errno));
+        return fail(err, errlen, "hwloc cannot load this machine's topology: %s", strerror(errno));
     }
     t->this_system = hwloc_topology_is_thissystem(topo);
 
