@@ -848,10 +848,24 @@ static inline void barrier_left(om_thread_t *thr, int close)
         rt_event_loop_barrier_end(&thr->rt);
 }
 
-/* Iterations in [lo, hi] stepping by incr (none when the range is empty). */
-#define SPAN(T, lo, hi, incr)                                                                \
-    ((incr) > 0 ? ((T)(hi) >= (T)(lo) ? (uint64_t)(((T)(hi) - (T)(lo)) / (T)(incr)) + 1 : 0) \
-                : (incr) < 0 ? ((T)(lo) >= (T)(hi) ? (uint64_t)(((T)(lo) - (T)(hi)) / (T)(-(incr))) + 1 : 0) : 1)
+/* |d| / |incr| steps, in unsigned arithmetic: no range or step overflows
+ * (a span wider than half the type, a step of the type's minimum). */
+static inline uint64_t steps(uint64_t d, int64_t incr)
+{
+    return d / (incr > 0 ? (uint64_t)incr : -(uint64_t)incr);
+}
+
+/* Iterations in [lo, hi] stepping by incr (none when the range is empty);
+ * the count of the whole 64-bit range saturates. */
+#define SPAN(T, lo, hi, incr)                                                                            \
+    ((incr) > 0   ? ((T)(hi) >= (T)(lo) ? span_inclusive(steps((uint64_t)(T)(hi) - (uint64_t)(T)(lo), (incr))) : 0) \
+     : (incr) < 0 ? ((T)(lo) >= (T)(hi) ? span_inclusive(steps((uint64_t)(T)(lo) - (uint64_t)(T)(hi), (incr))) : 0) \
+                  : 1)
+
+static inline uint64_t span_inclusive(uint64_t n)
+{
+    return n + (n != UINT64_MAX);
+}
 
 #define STATIC_INIT(i, name, T, ST)                                                             \
     static void w_##name(void *loc, int32_t gtid, int32_t sched, int32_t *plast, T *plo, T *phi, \
@@ -945,8 +959,7 @@ static inline uint64_t gomp_span(long long lo, long long hi, long long incr)
 {
     if (!incr)
         return 0;
-    uint64_t d = incr > 0 ? (uint64_t)hi - (uint64_t)lo : (uint64_t)lo - (uint64_t)hi;
-    return d / (incr > 0 ? (uint64_t)incr : -(uint64_t)incr);
+    return steps(incr > 0 ? (uint64_t)hi - (uint64_t)lo : (uint64_t)lo - (uint64_t)hi, incr);
 }
 
 static inline void gomp_loop_began(const void *site, int got, long long lo, long long hi, long long incr)
