@@ -95,8 +95,17 @@ static int region_end(const rt_sample_t *s, uint64_t *added)
     if (!t)
         return 0;
     if (t->nthreads != s->team_size || t->nnodes != s->nnodes) {
-        rt_verbose(1, "replay: region %d: table \"%s\" is %dx%d, the region needs %dx%d; skipped",
-                   s->id, t->name, t->nthreads, t->nnodes, s->team_size, s->nnodes);
+        /* The file is the user's input: its first misfit is said once, the
+         * others in the verbose log. */
+        static int said;
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            rt_warn("OMP_PLACEMENT source=replay:%s: %s%s%s is %dx%d (threads x nodes), region %d needs %dx%d; "
+                    "not replayed there (OMP_PLACEMENT_VERBOSE=1 lists every region it does not fit)",
+                    rt_conf->replay_path, t->name[0] ? "table \"" : "its table", t->name,
+                    t->name[0] ? "\"" : "", t->nthreads, t->nnodes, s->id, s->team_size, s->nnodes);
+        else
+            rt_verbose(1, "replay: region %d: table \"%s\" is %dx%d, the region needs %dx%d; skipped",
+                       s->id, t->name, t->nthreads, t->nnodes, s->team_size, s->nnodes);
         return 0;
     }
     memcpy(s->tnt, t->refs, (size_t)s->team_size * (size_t)s->nnodes * sizeof *s->tnt);
