@@ -60,18 +60,23 @@ static void to_above(const coll_t *c, uint64_t bytes)
         to(c, j, bytes);
 }
 
-static void from_root(MPI_Comm comm, mpi_kind_t k, int root, uint64_t bytes)
+/* The root's block, sized on the root only: elsewhere its count and type
+ * are not significant (a scatter's non-roots), and may name a datatype that
+ * exists only on the root, which PMPI_Type_size would refuse, fatally. */
+static void from_root(MPI_Comm comm, mpi_kind_t k, int root, int count, MPI_Datatype type)
 {
     coll_t c;
     if (!coll_open(&c, k, comm) && c.rank == root)
-        to_all(&c, bytes);
+        to_all(&c, mpi_bytes(count, type));
 }
 
-static void to_root(MPI_Comm comm, mpi_kind_t k, int root, uint64_t bytes)
+/* A non-root's contribution, sized on non-roots only (the root's may be
+ * MPI_IN_PLACE, its send type then not significant). */
+static void to_root(MPI_Comm comm, mpi_kind_t k, int root, int count, MPI_Datatype type)
 {
     coll_t c;
     if (!coll_open(&c, k, comm) && c.rank != root)
-        to(&c, root, bytes);
+        to(&c, root, mpi_bytes(count, type));
 }
 
 static void everyone(MPI_Comm comm, mpi_kind_t k, uint64_t bytes)
@@ -128,14 +133,14 @@ OMPNUMA_EXPORT int MPI_Barrier(MPI_Comm comm)
 OMPNUMA_EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Bcast(buf, count, type, root, comm);
-    WRAP_END(from_root(comm, k, root, mpi_bytes(count, type)))
+    WRAP_END(from_root(comm, k, root, count, type))
 }
 
 OMPNUMA_EXPORT int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                               int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-    WRAP_END(to_root(comm, k, root, mpi_bytes(count, type)))
+    WRAP_END(to_root(comm, k, root, count, type))
 }
 
 OMPNUMA_EXPORT int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -149,7 +154,7 @@ OMPNUMA_EXPORT int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, 
                               MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    WRAP_END(to_root(comm, k, root, mpi_bytes(scount, stype)))
+    WRAP_END(to_root(comm, k, root, scount, stype))
 }
 
 OMPNUMA_EXPORT int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -157,14 +162,14 @@ OMPNUMA_EXPORT int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype,
                                MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-    WRAP_END(to_root(comm, k, root, mpi_bytes(scount, stype)))
+    WRAP_END(to_root(comm, k, root, scount, stype))
 }
 
 OMPNUMA_EXPORT int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     WRAP_BEGIN int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    WRAP_END(from_root(comm, k, root, mpi_bytes(scount, stype)))
+    WRAP_END(from_root(comm, k, root, scount, stype))
 }
 
 OMPNUMA_EXPORT int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
@@ -252,14 +257,14 @@ OMPNUMA_EXPORT int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root,
                               MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Ibcast(buf, count, type, root, comm, req);
-    WRAP_END(from_root(comm, k, root, mpi_bytes(count, type)))
+    WRAP_END(from_root(comm, k, root, count, type))
 }
 
 OMPNUMA_EXPORT int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                                int root, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req);
-    WRAP_END(to_root(comm, k, root, mpi_bytes(count, type)))
+    WRAP_END(to_root(comm, k, root, count, type))
 }
 
 OMPNUMA_EXPORT int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -287,12 +292,12 @@ OMPNUMA_EXPORT int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype,
                                MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
-    WRAP_END(to_root(comm, k, root, mpi_bytes(scount, stype)))
+    WRAP_END(to_root(comm, k, root, scount, stype))
 }
 
 OMPNUMA_EXPORT int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                                 MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     WRAP_BEGIN int rc = PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
-    WRAP_END(from_root(comm, k, root, mpi_bytes(scount, stype)))
+    WRAP_END(from_root(comm, k, root, scount, stype))
 }
