@@ -98,6 +98,19 @@ static void warn_unloaded(const char *why)
     (void)w;
 }
 
+/* Whether a value the runtime could not read asks for off (one of its items
+ * is "off"): then a rank that cannot load the runtime is off quietly. */
+static int asks_off(const char *value)
+{
+    for (const char *p = value; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 3 && !strncmp(p, "off", 3))
+            return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
 /* libompnuma.so's table (rt_mpi.h says why by name, at run time and
  * RTLD_LOCAL); the library stays loaded as long as the process. NULL and
  * why when it cannot be loaded or is not of this build. */
@@ -171,14 +184,21 @@ void mpi_setup(void)
     int wr = me->world_rank, ws = me->world_size;
     char why[512];
     const rt_mpi_ops_t *rt = load_runtime(why, sizeof why);
-    if (!rt)
-        warn_unloaded(why);
-    /* The set-up is collective: every rank goes on, or none does. */
-    int on = rt ? rt->begin(wr) : 0, all_on = 0;
-    PMPI_Allreduce(&on, &all_on, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_on) {
-        if (on && wr == 0)
+    /* A rank whose value leaves the layer off (off, or a bad value: rank 0
+     * says so) stops here, with no collective: ranks of one job that read
+     * different values must not desynchronise the program's own (a
+     * collective only some ranks make matches the program's next one). */
+    int loaded = rt != NULL, all_loaded = 0;
+    if (!(loaded ? rt->begin(wr) : !asks_off(asked)))
+        return;
+    /* The set-up is collective: every rank goes on, or none does; the job's
+     * rank 0 alone says why not. */
+    PMPI_Allreduce(&loaded, &all_loaded, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_loaded) {
+        if (wr == 0 && loaded)
             rt->warn("OMP_PLACEMENT_MPI: another rank cannot load %s; using off", RT_MPI_LIBRARY);
+        else if (wr == 0)
+            warn_unloaded(why);
         return;
     }
     mpi_g.rt = rt;

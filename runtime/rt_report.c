@@ -254,9 +254,7 @@ void rt_report_write(int child)
             snprintf(path, sizeof path, "%s.%d", rt_conf->report_path, (int)getpid());
         else
             snprintf(path, sizeof path, "%s", rt_conf->report_path);
-        /* Never blocks: a FIFO nobody reads fails with ENXIO instead of
-         * holding the program at exit. */
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+        int fd = rt_open_output(path, 0);
         FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
         if (!f) {
             rt_warn("OMP_PLACEMENT_REPORT=\"%s\": cannot open: %s; no report written", path, strerror(errno));

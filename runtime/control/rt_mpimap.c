@@ -237,9 +237,12 @@ static void binding_line(rt_mpimap_t *m, int i, int was)
     if (k < 0)
         return;
     size_t len = (size_t)k < sizeof line ? (size_t)k : sizeof line - 1;
-    if (m->bindings_fd >= 0) {
-        ssize_t w = write(m->bindings_fd, line, len);
-        (void)w;
+    if (m->bindings_fd >= 0 && write(m->bindings_fd, line, len) != (ssize_t)len && m->bindings_fd != STDERR_FILENO) {
+        /* A full disk, /dev/full, a reader gone: said once, the file given up. */
+        rt_warn("OMP_PLACEMENT_MPI: bindings=%s cannot be written (%s); using none", rt_conf->mpi.bindings,
+                strerror(errno));
+        close(m->bindings_fd);
+        m->bindings_fd = -1;
     }
     if (rt_conf->mpi.verbose && m->bindings_fd != STDERR_FILENO) {
         ssize_t w = write(STDERR_FILENO, line, len);
@@ -772,7 +775,7 @@ int rt_mpimap_start(rt_mpimap_t **out, const rt_mpimap_config_t *cfg, char *why,
         else {
             char p[PATH_MAX];
             host_path(m, rt_conf->mpi.bindings, p, sizeof p);
-            m->bindings_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+            m->bindings_fd = rt_open_output(p, 1);
             if (m->bindings_fd < 0)
                 rt_warn("OMP_PLACEMENT_MPI: bindings=%s cannot be written (%s); using none", p,
                         strerror(errno));
@@ -823,13 +826,26 @@ static int local_of(const rt_mpimap_t *m, int w)
     return -1;
 }
 
+/* An output file as a stream (rt_open_output: a FIFO nobody reads never holds the rank), or NULL. */
+static FILE *open_output(const char *path)
+{
+    int fd = rt_open_output(path, 0);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f && fd >= 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 /* The world matrix of bytes: this host's rows, zeros for the other hosts'
  * ranks (their own host writes those), so the files of all hosts add up. */
 static void write_matrix(const rt_mpimap_t *m)
 {
     char p[PATH_MAX];
     host_path(m, rt_conf->mpi.matrix, p, sizeof p);
-    FILE *f = fopen(p, "w");
+    FILE *f = open_output(p);
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: matrix=%s cannot be written (%s); using none", p, strerror(errno));
         return;
@@ -862,7 +878,7 @@ static void write_report(const rt_mpimap_t *m)
 {
     char p[PATH_MAX], set[4 * PATH_MAX + 256]; /* the four paths and the numbers */
     host_path(m, rt_conf->mpi.report, p, sizeof p);
-    FILE *f = fopen(p, "w");
+    FILE *f = open_output(p);
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: report=%s cannot be written (%s); using none", p, strerror(errno));
         return;

@@ -87,6 +87,11 @@ char *rt_read_file(const char *path, size_t *len)
     return buf;
 }
 
+int rt_open_output(const char *path, int append)
+{
+    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0), 0666);
+}
+
 const char *rt_read_file_error(int err)
 {
     switch (err) {

@@ -29,6 +29,11 @@ int rt_file_unfit(const struct stat *st);
  * "larger than 128 MiB", else strerror). */
 const char *rt_read_file_error(int err);
 
+/* An output file the user named (a report, a matrix, a log), truncated or
+ * created, opened so that it never blocks: a FIFO nobody reads fails with
+ * ENXIO instead of holding the program. The descriptor, or -1 with errno. */
+int rt_open_output(const char *path, int append);
+
 /* s as a JSON string literal, quotes included. */
 void rt_json_string(FILE *f, const char *s);
 /* v[0..n-1] as a JSON array of numbers. */
