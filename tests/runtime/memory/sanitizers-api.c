@@ -7,7 +7,7 @@
 // RUN:   %srcroot/openmp/om_api_memory.c %srcroot/runtime/memory/rt_mem.c %srcroot/runtime/memory/rt_mem_heap.c \
 // RUN:   %srcroot/runtime/memory/rt_mem_move.c %srcroot/runtime/memory/rt_mem_pager.c \
 // RUN:   %srcroot/runtime/memory/rt_mem_cost.c %srcroot/runtime/os/rt_migrate.c %srcroot/runtime/os/rt_fault.c %srcroot/runtime/os/rt_task.c \
-// RUN:   %srcroot/runtime/os/rt_procfs.c -lnuma -o %t.wb
+// RUN:   %srcroot/runtime/os/rt_procfs.c %srcroot/runtime/core/rt_util.c -lnuma -o %t.wb
 // RUN: env ASAN_OPTIONS=detect_leaks=1 XDG_CACHE_HOME=%t.cache OMP_NUM_THREADS=4 %t.wb | FileCheck %s
 #include "memtest.h"
 #include <omp.h>
