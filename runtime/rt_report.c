@@ -254,12 +254,9 @@ void rt_report_write(int child)
             snprintf(path, sizeof path, "%s.%d", rt_conf->report_path, (int)getpid());
         else
             snprintf(path, sizeof path, "%s", rt_conf->report_path);
-        int fd = rt_open_output(path, 0);
-        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        FILE *f = rt_open_output_stream(path);
         if (!f) {
             rt_warn("OMP_PLACEMENT_REPORT=\"%s\": cannot open: %s; no report written", path, strerror(errno));
-            if (fd >= 0)
-                close(fd);
             return;
         }
         int rc = rt_report_json(f);

@@ -1,7 +1,6 @@
 /* rt_cache.c: the placement cache: load at start, start regions from their kept mapping, save at exit. */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +41,6 @@ static enum {
     FILE_READ_ONLY   /* its directory cannot be written (the file is replaced by a rename): used, not updated */
 } file_state;
 
-/* Whether the directory holding path can be written. */
-static int directory_writable(const char *path)
-{
-    char dir[sizeof rt_conf->cache_path];
-    snprintf(dir, sizeof dir, "%s", path);
-    return access(dirname(dir), W_OK) == 0;
-}
 static char machine[17];  /* this machine's key */
 
 /* FNV-1a over the topology the decisions were made on: nodes, their CPUs,
@@ -145,7 +137,7 @@ void rt_cache_load(void)
     if (!rt_conf->cache_path[0] || !rt_mach->ok)
         return;
     machine_key();
-    if (!directory_writable(rt_conf->cache_path)) {
+    if (!rt_dir_writable(rt_conf->cache_path)) {
         file_state = FILE_READ_ONLY;
         rt_verbose(1, "cache %s: its directory cannot be written: used as it is, never updated",
                    rt_conf->cache_path);

@@ -826,26 +826,13 @@ static int local_of(const rt_mpimap_t *m, int w)
     return -1;
 }
 
-/* An output file as a stream (rt_open_output: a FIFO nobody reads never holds the rank), or NULL. */
-static FILE *open_output(const char *path)
-{
-    int fd = rt_open_output(path, 0);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f && fd >= 0) {
-        int e = errno;
-        close(fd);
-        errno = e;
-    }
-    return f;
-}
-
 /* The world matrix of bytes: this host's rows, zeros for the other hosts'
  * ranks (their own host writes those), so the files of all hosts add up. */
 static void write_matrix(const rt_mpimap_t *m)
 {
     char p[PATH_MAX];
     host_path(m, rt_conf->mpi.matrix, p, sizeof p);
-    FILE *f = open_output(p);
+    FILE *f = rt_open_output_stream(p);
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: matrix=%s cannot be written (%s); using none", p, strerror(errno));
         return;
@@ -878,7 +865,7 @@ static void write_report(const rt_mpimap_t *m)
 {
     char p[PATH_MAX], set[4 * PATH_MAX + 256]; /* the four paths and the numbers */
     host_path(m, rt_conf->mpi.report, p, sizeof p);
-    FILE *f = open_output(p);
+    FILE *f = rt_open_output_stream(p);
     if (!f) {
         rt_warn("OMP_PLACEMENT_MPI: report=%s cannot be written (%s); using none", p, strerror(errno));
         return;

@@ -615,9 +615,7 @@ static int writable_path(const char *path)
     struct stat st;
     if (stat(path, &st) == 0)
         return !S_ISDIR(st.st_mode) && access(path, W_OK) == 0;
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    return access(dirname(dir), W_OK) == 0;
+    return rt_dir_writable(path);
 }
 
 /* A file the runtime replaces whole (the placement cache, renamed over it):

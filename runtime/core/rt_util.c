@@ -1,6 +1,9 @@
-/* rt_util.c: whole-file reads, JSON string literals and whole-text integers for the settings, the cache, the report, replay and the command line. */
+/* rt_util.c: whole-file reads, output files opened without blocking, JSON string literals and whole-text integers for the settings, the cache, the report, replay and the command line. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -90,6 +93,25 @@ char *rt_read_file(const char *path, size_t *len)
 int rt_open_output(const char *path, int append)
 {
     return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0), 0666);
+}
+
+FILE *rt_open_output_stream(const char *path)
+{
+    int fd = rt_open_output(path, 0);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f && fd >= 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+int rt_dir_writable(const char *path)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    return access(dirname(dir), W_OK) == 0;
 }
 
 const char *rt_read_file_error(int err)

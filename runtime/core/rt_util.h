@@ -33,6 +33,11 @@ const char *rt_read_file_error(int err);
  * created, opened so that it never blocks: a FIFO nobody reads fails with
  * ENXIO instead of holding the program. The descriptor, or -1 with errno. */
 int rt_open_output(const char *path, int append);
+/* The same, as a stream to write ("w"), or NULL with errno. */
+FILE *rt_open_output_stream(const char *path);
+
+/* Whether the directory holding path (which need not exist) can be written. */
+int rt_dir_writable(const char *path);
 
 /* s as a JSON string literal, quotes included. */
 void rt_json_string(FILE *f, const char *s);
