@@ -256,29 +256,80 @@ typedef struct stretch {
     uint64_t users;
 } stretch_t;
 
-/* Emit a piece; a shared one right after a short private one right after a
- * shared one swallows both (pl_data.h). */
+/* Valid samples strictly between a and b, their users added to *users. */
+static int between(const ctx_t *c, int a, int b, uint64_t *users)
+{
+    int n = 0;
+    for (int i = a + 1; i < b; i++) {
+        int u = user_of(c, i);
+        if (u >= 0) {
+            n++;
+            *users |= 1ull << u;
+        }
+    }
+    return n;
+}
+
+/* Whether a private run of `count` samples of node u is, by chance, part of
+ * shared piece sh: in a table where u makes a share q of the samples (q
+ * estimated as (u's samples + 1) / (all + 2)), such a run occurs with
+ * probability q^(count - 1); it is kept apart below 2^-(2 min_run - 1), the
+ * chance of a run of 2 x min_run when two nodes alternate evenly. */
+static int by_chance(const ctx_t *c, const piece_t *sh, int u, int count, int min_run)
+{
+    int mine = 0, all = 0;
+    for (int i = sh->first; i <= sh->last; i++) {
+        int v = user_of(c, i);
+        all += v >= 0;
+        mine += v == u;
+    }
+    double q = (mine + 1.0) / (all + 2.0);
+    return (count - 1) * log2(q) >= -(2.0 * min_run - 1.0);
+}
+
+/* Emit a piece, joining it with the chain's last pieces while the samples
+ * say they are one shared table (pl_data.h):
+ *   - two shared pieces in a row are one;
+ *   - a private run between two shared pieces joins them when it is shorter
+ *     than 2 x min_run, or next to one of them when a run as long is likely
+ *     there by chance (by_chance);
+ *   - a private piece of node u after another of u, with only samples of
+ *     other nodes between them (left alone, or a shared piece), makes one
+ *     shared piece of all: the others use u's pages there. */
 static void emit(const ctx_t *c, piece_t *pieces, int *np, int chain_start, int first, int last, int count,
                  int user, uint64_t users, int range)
 {
     int min_run = c->p->min_run > 0 ? c->p->min_run : PL_DATA_MIN_RUN;
-    if (user < 0 && *np >= chain_start + 2) {
-        piece_t *s1 = &pieces[*np - 2], *pv = &pieces[*np - 1];
-        if (s1->user < 0 && pv->user >= 0 && pv->count < 2 * min_run) {
-            int absorbed = 0;
-            for (int i = pv->last + 1; i < first; i++)
-                absorbed += user_of(c, i) >= 0;
-            for (int i = s1->last + 1; i < pv->first; i++)
-                absorbed += user_of(c, i) >= 0;
-            s1->last = last;
-            s1->count += pv->count + count + absorbed;
-            s1->users |= pv->users | users;
-            (*np)--;
-            return;
-        }
+    piece_t *pv = *np > chain_start ? &pieces[*np - 1] : NULL;
+    piece_t *s1 = *np >= chain_start + 2 ? &pieces[*np - 2] : NULL;
+    piece_t *join = NULL; /* the first piece the new one swallows */
+    piece_t self = {.first = first, .last = last, .user = user, .users = users, .count = count};
+    if (!pv)
+        ;
+    else if (user < 0 && pv->user < 0)
+        join = pv;
+    else if (user < 0 && s1 && s1->user < 0 && pv->count < 2 * min_run)
+        join = s1;
+    else if (user < 0 && by_chance(c, &self, pv->user, pv->count, min_run))
+        join = pv;
+    else if (user >= 0 && pv->user == user)
+        join = pv;
+    else if (user >= 0 && pv->user < 0 && s1 && s1->user == user)
+        join = s1;
+    else if (user >= 0 && pv->user < 0 && by_chance(c, pv, user, count, min_run))
+        join = pv;
+    if (!join) {
+        self.range = range;
+        pieces[(*np)++] = self;
+        return;
     }
-    pieces[(*np)++] = (piece_t){.first = first, .last = last, .range = range, .user = user, .users = users,
-                                .count = count};
+    /* All from join to the new piece becomes one shared piece, emitted again
+     * so that it can join the pieces before it. */
+    int from = join->first;
+    uint64_t all = users;
+    int n = count + between(c, join->first - 1, first, &all);
+    *np = (int)(join - pieces);
+    emit(c, pieces, np, chain_start, from, last, n, -1, all, range);
 }
 
 static void flush_stretch(const ctx_t *c, piece_t *pieces, int *np, int chain_start, stretch_t *st, int range)

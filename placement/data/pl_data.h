@@ -31,7 +31,17 @@
  *     whose owner the samples do not tell);
  *   - a private run shorter than 2 x min_run between two shared ones is
  *     part of them: in a table every node uses, some runs of one node are
- *     long by chance (2^-(min_run-1) per sample on two nodes).
+ *     long by chance (2^-(min_run-1) per sample on two nodes);
+ *   - next to a shared piece, a private run of node u is part of it when a
+ *     run as long is likely there by chance: u's share q of the shared
+ *     piece's samples (estimated (n_u + 1) / (n + 2)) gives q^(len - 1)
+ *     at least 2^-(2 min_run - 1). A sampler records the thread that came
+ *     first to a watched page, and one thread may come first nine times in
+ *     ten (it runs faster, it is local): its runs in a shared table are long;
+ *   - two private runs of one node with samples of other nodes between them
+ *     (left alone or shared) are one shared piece with them: the other
+ *     nodes use that node's pages. Runs priced apart would each move to
+ *     the node of the thread with the most samples in it.
  * A piece reaches from the midpoint between its first sample and the one
  * before it (same chain) to the midpoint between its last sample and the
  * next; at a chain's ends it reaches half a bridge beyond its sample, within

@@ -11,6 +11,15 @@ static int random_users(pl_data_sample_t *s, int at, int n, uint64_t lo, uint64_
     return at + n;
 }
 
+/* As random_users with two threads, thread 1 first at a watched page `percent` times in 100. */
+static int skewed_users(pl_data_sample_t *s, int at, int n, uint64_t lo, uint64_t step, int percent, uint64_t seed)
+{
+    for (int i = 0; i < n; i++)
+        s[at + i] = (pl_data_sample_t){.addr = lo + (uint64_t)i * step * PG,
+                                       .thread = data_rng(&seed) % 100 < (uint64_t)percent, .node = 0};
+    return at + n;
+}
+
 int main(void)
 {
     uint64_t base = 0x20000000;
@@ -35,6 +44,22 @@ int main(void)
     show_plan("balancing", &two, s, n, 2, where2, &range, 1, &p, base);
     // CHECK: balancing: rc 0 samples 128 remote 59 candidates 1 actions 1 gain 0.269
     // CHECK-NEXT: balancing:   interleave [0, 32644) KiB node -1 nodes 0x3 shared 1
+
+    // One thread first at most watched pages (the sampler records who came first, and one thread may
+    // be faster): runs of its samples reach min_run by chance, but the other's samples lie between
+    // them, so the table is still one shared piece (all but a few samples at its edge), never runs
+    // migrated to the node of whichever thread has the most samples in them.
+    p.no_migrate = 0;
+    for (int percent = 10; percent <= 90; percent += 80) {
+        char what[32];
+        snprintf(what, sizeof what, "skewed %d", percent);
+        n = skewed_users(s, 0, 216, base, 38, percent, 3);
+        show_plan(what, &two, s, n, 2, where2, &range, 1, &p, base);
+    }
+    // CHECK: skewed 10: rc 0 {{.*}} actions 1
+    // CHECK-NEXT: skewed 10:   interleave [0, {{[0-9]+}}) KiB node -1 nodes 0x3 shared 1 samples 21{{[0-9]}}
+    // CHECK: skewed 90: rc 0 {{.*}} actions 1
+    // CHECK-NEXT: skewed 90:   interleave [0, {{[0-9]+}}) KiB node -1 nodes 0x3 shared 1 samples 216
 
     // Four nodes on a line, one thread each: the table on node 0 is 40 away from thread 3.
     int cap4[4] = {1, 1, 1, 1};
