@@ -908,8 +908,8 @@ void rt_settings_parse(rt_settings_t *s, const char *placement, const char *repo
     defaults(s);
     for (size_t i = 0; i < NVARS; i++) {
         const char *v = values[i];
-        if (!v)
-            continue;
+        if (!v || !v[strspn(v, " \t")])
+            continue; /* set to nothing (VAR= in a script) is unset: nothing to warn about */
         char line[sizeof s->mpi.warning];
         size_t n = strlen(v);
         problems_t p = {.len = 0};

@@ -131,7 +131,7 @@ extern const rt_settings_t *const rt_conf;
 void rt_settings_init(void);
 void rt_settings_switch_off(void);
 
-/* Defaults, then explicit values (NULL = unset), for rt_settings_init, tests
+/* Defaults, then explicit values (NULL, empty or blanks = unset), for rt_settings_init, tests
  * and the CLI. Every variable with bad values gives exactly one warning line
  * naming the variable, its value (control characters escaped) and what is
  * used instead; nothing else happens as a side effect. OMP_PLACEMENT_MPI's
