@@ -212,6 +212,8 @@ static int counters_end(rt_region_t *r)
         rt_loop_source_armed(r);
     if (got & RT_SOURCE_DECLINED)
         rt_loop_source_declined(r);
+    if (got & RT_SOURCE_BUSY)
+        rt_loop_source_busy(r);
     r->source_pending = (got & RT_SOURCE_PENDING) != 0;
     r->source_waits = (got & RT_SOURCE_WAITS) != 0;
     return !s.record && !r->source_pending;

@@ -1414,6 +1414,34 @@ static void watch_kinds(rt_region_t *r, uint64_t cp, uint64_t slowed, int sample
     }
 }
 
+/* An intrusive source arms one execution at a time: a sampling execution
+ * it did not arm waits, uncounted, unless that goes on for long:
+ * UNARMED_LONG executions in a row (the source does not arm this region's
+ * executions at all: nothing of the program tracked, SIGSEGV blocked), and
+ * while another execution holds the source (RT_SOURCE_BUSY) also
+ * UNARMED_LONG_NS. Counted, such executions add no reference. Counted by
+ * executions alone (once 32, over the region's life), two sibling teams of
+ * a nest on a loaded host took turns so slowly that one team's 4 sampled
+ * executions were never armed, and it ended with "no references"
+ * (tests/runtime/control/loop/nested-teams-own-records.test). */
+#define UNARMED_LONG (8 * rt_conf->sample)
+#define UNARMED_LONG_NS 5000000000ull
+static int waits_unarmed(rt_loop_region_t *st)
+{
+    int busy = st->busy_now;
+    st->busy_now = 0;
+    if (!rt_counters_intrusive())
+        return 0;
+    if (st->armed_execs != st->armed_seen) {
+        st->unarmed = 0;
+        return 0;
+    }
+    uint64_t now = rt_now_ns();
+    if (st->unarmed++ == 0)
+        st->unarmed_since = now;
+    return st->unarmed < UNARMED_LONG || (busy && now - st->unarmed_since < UNARMED_LONG_NS);
+}
+
 void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
     rt_loop_region_t *st = state(r);
@@ -1434,9 +1462,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         /* Only the monitor alone (imar2) measures such a region: its first
          * `sample` sampled executions fill the TNT, then it is only timed. */
         if (r->measuring) {
-            if (declined)
-                return;
-            if (rt_counters_intrusive() && st->armed_execs == st->armed_seen && ++st->unarmed < 8 * sample)
+            if (declined || waits_unarmed(st))
                 return;
             st->armed_seen = st->armed_execs;
             if (++st->phase_execs >= sample)
@@ -1452,9 +1478,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
              * another region held (a parent sampling at the same time) does
              * not count, unless that goes on for long; one its budget
              * declined does not count either. */
-            if (declined)
-                return;
-            if (rt_counters_intrusive() && st->armed_execs == st->armed_seen && ++st->unarmed < 8 * sample)
+            if (declined || waits_unarmed(st))
                 return;
             st->armed_seen = st->armed_execs;
             /* Counting executions: their times are not a fair baseline when
@@ -1670,6 +1694,11 @@ void rt_loop_hinted(rt_region_t *r, const int *nodes, const int *cpus, const int
 void rt_loop_source_armed(rt_region_t *r)
 {
     state(r)->armed_execs++;
+}
+
+void rt_loop_source_busy(rt_region_t *r)
+{
+    state(r)->busy_now = 1;
 }
 
 int rt_loop_adopt(rt_region_t *r, const int *cpus, double before_ns)

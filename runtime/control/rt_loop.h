@@ -70,7 +70,9 @@ typedef struct rt_loop_region {
     double       predicted_before, predicted_after;
     uint64_t     armed_execs;   /* sampled executions the counter source armed for it */
     uint64_t     armed_seen;    /* armed_execs the loop has counted */
-    int          unarmed;       /* sampling executions the source could not arm */
+    int          unarmed;       /* sampling executions in a row the source could not arm */
+    uint64_t     unarmed_since; /* when the first of them ended (ns) */
+    int          busy_now;      /* the execution ending was not armed: another held the source */
     uint64_t     declined;      /* ... that it did not arm, or that rested after such a one, to
                                    stay within its budget (not counted) */
     int          declined_now;  /* the execution ending was one of them */
@@ -120,6 +122,8 @@ void rt_loop_sample(rt_region_t *r, rt_sample_t *out);
 /* The counter source armed an execution of r (rt_events.c): one an
  * intrusive source samples counts toward its phase. */
 void rt_loop_source_armed(rt_region_t *r);
+/* It did not arm the execution of r ending: another execution held it. */
+void rt_loop_source_busy(rt_region_t *r);
 /* The counter source did not arm r's execution that ends, to stay within
  * its budget (RT_SOURCE_DECLINED). */
 void rt_loop_source_declined(rt_region_t *r);

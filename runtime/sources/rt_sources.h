@@ -68,6 +68,7 @@ typedef struct rt_sample {
 #define RT_SOURCE_PENDING 2
 #define RT_SOURCE_WAITS   4
 #define RT_SOURCE_DECLINED 8 /* not armed: the source's budget */
+#define RT_SOURCE_BUSY    16 /* not armed: another execution holds the source (one at a time) */
 
 typedef struct rt_source_ops {
     /* 0 when the source can work here; otherwise -1 with the reason in why. */
@@ -92,7 +93,9 @@ typedef struct rt_source_ops {
      * team (the source says which one does: due), RT_SOURCE_DECLINED when
      * the source did not arm this execution to stay within its budget (the
      * loop waits for one it arms; with RT_SOURCE_WAITS, the executions until
-     * due says the budget allows one rest). */
+     * due says the budget allows one rest), RT_SOURCE_BUSY when an
+     * intrusive source did not arm it because another execution held it
+     * (the loop waits longer for such a one: rt_loop.c, waits_unarmed). */
     int  (*region_end)(const rt_sample_t *s, uint64_t *added);
     /* The encountering thread, before a fork of s's region (or the primary,
      * before a loop's execution) while the source waits (RT_SOURCE_WAITS):

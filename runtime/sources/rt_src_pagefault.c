@@ -263,6 +263,8 @@ static int trialled;  /* a page of the source's own was sampled (time_a_page) */
 /* The region the calling thread's latest region_begin declined for the
  * budget (its region_end says so), -1 none. */
 static __thread __attribute__((tls_model("initial-exec"))) int declined_id = -1;
+/* The region whose execution this thread could not arm: another held the sampler (region_end says so). */
+static __thread __attribute__((tls_model("initial-exec"))) int busy_id = -1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
@@ -1227,6 +1229,7 @@ static void region_begin(const rt_sample_t *r, const void *team)
     if (armed) {
         if (armed_by != me || ++nested_declined <= HANDOVER_AFTER) {
             pthread_mutex_unlock(&lock);
+            busy_id = r->id;
             return;
         }
         disarm_timed();
@@ -1376,6 +1379,10 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
     if (declined_id == r->id) {
         declined_id = -1;
         return RT_SOURCE_DECLINED | RT_SOURCE_WAITS;
+    }
+    if (busy_id == r->id) {
+        busy_id = -1;
+        return RT_SOURCE_BUSY;
     }
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
