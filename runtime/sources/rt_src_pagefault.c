@@ -260,11 +260,12 @@ static int guessed;   /* ... or a first try read the threads' stat files: arming
  * guess (region_begin). */
 #define MAPS_READS 12
 static int trialled;  /* a page of the source's own was sampled (time_a_page) */
-/* The region the calling thread's latest region_begin declined for the
- * budget (its region_end says so), -1 none. */
-static __thread __attribute__((tls_model("initial-exec"))) int declined_id = -1;
-/* The region whose execution this thread could not arm: another held the sampler (region_end says so). */
-static __thread __attribute__((tls_model("initial-exec"))) int busy_id = -1;
+/* The region whose execution the calling thread's latest region_begin did
+ * not arm, -1 none, and what its region_end says of it: declined for the
+ * budget (RT_SOURCE_DECLINED | RT_SOURCE_WAITS), or another execution held
+ * the sampler (RT_SOURCE_BUSY). */
+static __thread __attribute__((tls_model("initial-exec"))) int unarmed_id = -1;
+static __thread __attribute__((tls_model("initial-exec"))) int unarmed_bits;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
@@ -1167,7 +1168,8 @@ static void release_held(void)
  * released. */
 static void decline(const rt_sample_t *r, uint64_t now)
 {
-    declined_id = r->id;
+    unarmed_id = r->id;
+    unarmed_bits = RT_SOURCE_DECLINED | RT_SOURCE_WAITS;
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
                "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)__atomic_load_n(&spent_ns, __ATOMIC_RELAXED),
@@ -1229,7 +1231,8 @@ static void region_begin(const rt_sample_t *r, const void *team)
     if (armed) {
         if (armed_by != me || ++nested_declined <= HANDOVER_AFTER) {
             pthread_mutex_unlock(&lock);
-            busy_id = r->id;
+            unarmed_id = r->id;
+            unarmed_bits = RT_SOURCE_BUSY;
             return;
         }
         disarm_timed();
@@ -1376,13 +1379,9 @@ static void thread_begin(const rt_sample_t *r, int index, const void *team)
  * requested, it is another record: same construct, same parent). */
 static int region_end(const rt_sample_t *r, uint64_t *added)
 {
-    if (declined_id == r->id) {
-        declined_id = -1;
-        return RT_SOURCE_DECLINED | RT_SOURCE_WAITS;
-    }
-    if (busy_id == r->id) {
-        busy_id = -1;
-        return RT_SOURCE_BUSY;
+    if (unarmed_id == r->id) {
+        unarmed_id = -1;
+        return unarmed_bits;
     }
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
