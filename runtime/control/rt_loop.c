@@ -1426,10 +1426,8 @@ static void watch_kinds(rt_region_t *r, uint64_t cp, uint64_t slowed, int sample
  * (tests/runtime/control/loop/nested-teams-own-records.test). */
 #define UNARMED_LONG (8 * rt_conf->sample)
 #define UNARMED_LONG_NS 5000000000ull
-static int waits_unarmed(rt_loop_region_t *st)
+static int waits_unarmed(rt_loop_region_t *st, int busy)
 {
-    int busy = st->busy_now;
-    st->busy_now = 0;
     if (!rt_counters_intrusive())
         return 0;
     if (st->armed_execs != st->armed_seen) {
@@ -1446,7 +1444,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
 {
     rt_loop_region_t *st = state(r);
     int sample = rt_conf->sample;
-    int declined = declined_now(r);
+    int declined = declined_now(r), busy = st->busy_now;
+    st->busy_now = 0; /* like declined_now: said of this execution only */
     /* A timed execution: it did not rest. Whether the next may: below, or
      * now for one its source declined and will say when it may arm. */
     r->resting = st->budget_rest = declined && r->source_waits;
@@ -1462,7 +1461,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
         /* Only the monitor alone (imar2) measures such a region: its first
          * `sample` sampled executions fill the TNT, then it is only timed. */
         if (r->measuring) {
-            if (declined || waits_unarmed(st))
+            if (declined || waits_unarmed(st, busy))
                 return;
             st->armed_seen = st->armed_execs;
             if (++st->phase_execs >= sample)
@@ -1478,7 +1477,7 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
              * another region held (a parent sampling at the same time) does
              * not count, unless that goes on for long; one its budget
              * declined does not count either. */
-            if (declined || waits_unarmed(st))
+            if (declined || waits_unarmed(st, busy))
                 return;
             st->armed_seen = st->armed_execs;
             /* Counting executions: their times are not a fair baseline when
