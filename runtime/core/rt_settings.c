@@ -439,6 +439,14 @@ static const option_t placement_options[] = {
     {"seed", opt_seed, "an unsigned 64-bit integer"},
 };
 
+/* Whether v holds nothing but what trim strips. */
+static int blank(const char *v)
+{
+    while (isspace((unsigned char)*v))
+        v++;
+    return !*v;
+}
+
 static char *trim(char *p)
 {
     while (isspace((unsigned char)*p))
@@ -908,7 +916,7 @@ void rt_settings_parse(rt_settings_t *s, const char *placement, const char *repo
     defaults(s);
     for (size_t i = 0; i < NVARS; i++) {
         const char *v = values[i];
-        if (!v || !v[strspn(v, " \t")])
+        if (!v || blank(v))
             continue; /* set to nothing (VAR= in a script) is unset: nothing to warn about */
         char line[sizeof s->mpi.warning];
         size_t n = strlen(v);
