@@ -1642,16 +1642,22 @@ void rt_loop_why(const rt_region_t *r, char *buf, size_t len)
                  (unsigned long long)r->executions);
         return;
     case RT_OUTCOME_NO_DATA:
-        if (r->blind) {
-            snprintf(buf, len, "not sampled: the %s source had nothing to sample%s", rt_source_name(src),
-                     src == RT_SOURCE_HINTS ? " (the program attached no buffer with omp_numa_attach)" : "");
-            return;
-        }
-        snprintf(buf, len, "no references from the %s source in %d sampled executions%s", rt_source_name(src), sample,
-                 src == RT_SOURCE_PAGEFAULT && rt_conf->track != RT_TRACK_ALL
-                     ? " (track=all also covers the program's static arrays)"
-                 : src == RT_SOURCE_HINTS ? " (the program attached no buffer with omp_numa_attach)" : "");
+    {
+        const char *hints = src != RT_SOURCE_HINTS ? ""
+                            : rt_counters_kernel_balances()
+                                ? " (the program attached no buffer with omp_numa_attach); Linux's NUMA balancing "
+                                  "places the pages here (source=numa_balancing samples its faults)"
+                                : " (the program attached no buffer with omp_numa_attach)";
+        if (r->blind)
+            snprintf(buf, len, "not sampled: the %s source had nothing to sample%s", rt_source_name(src), hints);
+        else
+            snprintf(buf, len, "no references from the %s source in %d sampled executions%s", rt_source_name(src),
+                     sample,
+                     src == RT_SOURCE_PAGEFAULT && rt_conf->track != RT_TRACK_ALL
+                         ? " (track=all also covers the program's static arrays)"
+                         : hints);
         return;
+    }
     case RT_OUTCOME_UNCHANGED:
         if (st->note == NOTE_TOO_FEW) {
             snprintf(buf, len, "%llu references (%llu for the thread with fewest, in %d sampling phases): too few "

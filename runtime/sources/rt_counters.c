@@ -6,14 +6,26 @@
 #include "rt_log.h"
 #include "rt_topology.h"
 
-/* In the order `auto` prefers them: hardware address sampling first, then
- * what the kernel's NUMA balancing already samples, then what the program
- * told us. None of them changes what the program sees. papi is never chosen
- * by auto (no per-node DRAM event is known to it), nor replay (it needs a
- * file), nor pagefault: it protects pages of the program's memory, which
- * threads the runtime does not control touch too (a read(2) into a sampled
- * buffer comes back short, a thread that blocks SIGSEGV dies, an mremap
- * fails: README, "Counter sources"); it runs when named. */
+/* In the order `auto` prefers them: hardware address sampling, then what
+ * the program told us. None of them changes what the program sees.
+ *
+ * Named only:
+ * - numa_balancing: its faults are the ones on which the kernel's balancing
+ *   migrates each page to the thread that took them, so its TNT shows
+ *   where the data was before the kernel moved it, and a thread moved
+ *   toward that data crosses the page coming the other way. In the paced
+ *   VM with balancing on, decisions on it never measured faster than the
+ *   kernel alone (crossed patterns 0.74 and 0.77 of `off`, against 0.74
+ *   and 0.76; a serial first touch 1.016x the kernel alone) and their
+ *   sampling cost 1.5-6 % where there was nothing to gain (OpenBLAS 1.026, `local 4 8` 1.050:
+ *   benchmarks/README.md); where balancing is on the kernel places the
+ *   pages, and auto leaves them to it;
+ * - papi: no per-node DRAM event is known to it;
+ * - replay: it needs a file;
+ * - pagefault: it protects pages of the program's memory, which threads the
+ *   runtime does not control touch too (a read(2) into a sampled buffer
+ *   comes back short, a thread that blocks SIGSEGV dies, an mremap fails:
+ *   README, "Counter sources"). */
 static const rt_source_ops_t *const sources[RT_SOURCE_COUNT] = {
     [RT_SOURCE_PERF] = &rt_source_perf,
     [RT_SOURCE_NUMAB] = &rt_source_numab,
@@ -22,7 +34,7 @@ static const rt_source_ops_t *const sources[RT_SOURCE_COUNT] = {
     [RT_SOURCE_HINTS] = &rt_source_hints,
     [RT_SOURCE_REPLAY] = &rt_source_replay,
 };
-static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_NUMAB, RT_SOURCE_HINTS};
+static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_HINTS};
 
 static const rt_source_ops_t *active;
 static rt_source_t used = RT_SOURCE_AUTO;
@@ -55,6 +67,11 @@ const char *rt_counters_reason(rt_source_t s)
     return (unsigned)s < RT_SOURCE_COUNT ? probe_once(s) : "";
 }
 
+int rt_counters_kernel_balances(void)
+{
+    return rt_conf->source == RT_SOURCE_AUTO && used == RT_SOURCE_HINTS && !probe_once(RT_SOURCE_NUMAB)[0];
+}
+
 void rt_counters_probe(void)
 {
     memset(probed, 0, sizeof probed);
@@ -84,7 +101,10 @@ void rt_counters_init(void)
         if (active->start)
             active->start();
     }
-    rt_verbose(1, "counter source: %s", active ? rt_source_name(used) : "none");
+    rt_verbose(1, "counter source: %s%s", active ? rt_source_name(used) : "none",
+               rt_log_verbosity >= 1 && rt_counters_kernel_balances()
+                   ? " (Linux's NUMA balancing is on: auto leaves the pages to it)"
+                   : "");
     for (int s = RT_SOURCE_PERF; rt_log_verbosity >= 1 && s < RT_SOURCE_COUNT; s++)
         if (probe_once(s)[0])
             rt_verbose(1, "counter source %s unavailable: %s", rt_source_name(s), reason[s]);

@@ -20,6 +20,11 @@ void rt_counters_probe(void);
 rt_source_t rt_counters_used(void);
 const char *rt_counters_reason(rt_source_t s);
 
+/* Whether auto left the pages to Linux's NUMA balancing: it is on here,
+ * and auto took a source without addresses instead of numa_balancing
+ * (rt_counters.c says why). */
+int rt_counters_kernel_balances(void);
+
 /* Before the team of a sampled execution forks (encountering thread). */
 void rt_counters_region_begin(const rt_sample_t *s, const void *team);
 
