@@ -257,6 +257,24 @@ int pl_ondeloc_drifted(const pl_comm_matrix_t *recent, const int *node, double d
     return pl_ondeloc_local_share(recent, node) < decided_share - min_gain;
 }
 
+int pl_ondeloc_worth(double gain, double rate, double decided_rate, double min_gain)
+{
+    if (!isfinite(gain) || !isfinite(rate) || rate < 0 || !isfinite(decided_rate) || decided_rate < 0
+        || !isfinite(min_gain) || min_gain < 0 || min_gain > 1)
+        return -EINVAL;
+    double weight = decided_rate > rate ? rate / decided_rate : 1;
+    return gain * weight >= min_gain;
+}
+
+double pl_ondeloc_reference(double rate, double decided_rate, int held_thin)
+{
+    if (!isfinite(rate) || rate < 0 || !isfinite(decided_rate) || decided_rate < 0)
+        return NAN;
+    if (!held_thin)
+        return rate;
+    return decided_rate / 2 > rate ? decided_rate / 2 : rate;
+}
+
 const char *pl_ondeloc_rule_name(pl_ondeloc_rule_t rule)
 {
     static const char *const names[PL_ONDELOC_RULE_COUNT] = {

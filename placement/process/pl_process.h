@@ -103,6 +103,33 @@ int pl_ondeloc_start_nodes(int nranks, int nnodes, const int *cpus, int *start);
 double pl_ondeloc_local_share(const pl_comm_matrix_t *comm, const int *node);
 
 /*
+ * The evidence rule: whether a new mapping that keeps `gain` more of a
+ * window's traffic on-node than the current one (new share - current
+ * share) replaces it. The gain must reach min_gain, weighed by the window's
+ * volume against the one the current mapping was decided on: rate and
+ * decided_rate in bytes per ms, the weight min(1, rate / decided_rate)
+ * (decided_rate 0: nothing decided yet, weight 1). A window with a
+ * thousandth of the traffic (the last few messages of a phase, a
+ * collective's bytes between two phases) is a thousandth of the evidence,
+ * and its moves would save a thousandth of what the current mapping saves;
+ * a heavier window does not lower the bar below min_gain (all-to-all's
+ * noise). 1 replaces, 0 keeps, -EINVAL for a negative or non-finite rate,
+ * a non-finite gain or min_gain outside [0, 1].
+ */
+int pl_ondeloc_worth(double gain, double rate, double decided_rate, double min_gain);
+
+/*
+ * The volume the next window is weighed against (pl_ondeloc_worth), after
+ * a decision on a window of `rate`: that window's, unless it was held for
+ * its thin volume alone (held_thin); then the reference halves, down to
+ * rate at least, so that traffic that stays thin replaces the mapping only
+ * after as many decisions as it takes the reference to come down to it
+ * (the intervals grow meanwhile while the mapping holds). NAN for a
+ * negative or non-finite rate or decided_rate.
+ */
+double pl_ondeloc_reference(double rate, double decided_rate, int held_thin);
+
+/*
  * Whether the traffic has left the current mapping: the share of a recent
  * window's traffic (a probe, shorter than the mapping interval) that node
  * keeps on-node fell more than min_gain below decided_share, the share it

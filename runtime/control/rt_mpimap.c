@@ -132,6 +132,7 @@ struct rt_mpimap {
     uint64_t      *drift_delta;   /* [n * n] the previous probe's window, when it had drifted */
     int            drifting;      /* the previous probe's window had drifted */
     double         decided_share; /* on-node share the mapping kept of the matrix it was decided on */
+    double         decided_rate;  /* bytes per ms new windows are weighed against (pl_ondeloc_reference) */
     int            early;         /* decisions taken at a probe: the traffic had left the mapping */
     int           *prev, *prev_core, *node, *core;
     int           *start;         /* [n] the node each rank was bound to at start, -1 unknown */
@@ -144,6 +145,7 @@ struct rt_mpimap {
     int            have_prev;
     int            decisions, changes, errors;
     int            held;          /* new mappings not taken: below min_gain */
+    int            held_thin;     /* of those, held for their window's thin volume alone */
     int            held_cost;     /* new mappings not taken: their memory moves over the budget */
     double         trial_ns;      /* a page move's price from rt_migrate_page_ns: 0 not yet, < 0 failed */
     double         interval_ms;
@@ -384,8 +386,9 @@ static int affordable(rt_mpimap_t *m)
 
 /* One decision on the traffic since the last one (window NULL: the whole
  * interval) or on a probe's window (the traffic left the mapping): decide,
- * publish, adapt the interval. used: the interval it ends. */
-static void step(rt_mpimap_t *m, const uint64_t *window, double used)
+ * publish, adapt the interval. used: the interval it ends; span_ms: the
+ * time the traffic decided on took (the windows' own at a probe). */
+static void step(rt_mpimap_t *m, const uint64_t *window, double used, double span_ms)
 {
     int n = m->n;
     uint64_t vol = read_rows(m, m->last, m->delta); /* read in any case: the next interval counts from now */
@@ -411,17 +414,28 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
     }
     /* A new mapping that keeps hardly more of the traffic on-node than the
      * current one is not worth its moves (all-to-all: any pairing keeps
-     * about the same share, and the heaviest pair is the interval's noise). */
+     * about the same share, and the heaviest pair is the interval's noise),
+     * nor one decided on a window of a fraction of the traffic the current
+     * one was decided on: that fraction of the evidence (pl_ondeloc_worth). */
+    double rate = span_ms > 0 ? (double)vol / span_ms : 0;
     double now_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->prev) : 0;
     double new_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->node) : 0;
-    if (moved > 0 && m->have_prev && new_share - now_share < rt_conf->mpi.min_gain) {
-        say("mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node "
-            "instead of %.3f (min_gain %g)", m->cfg.host, new_share, now_share,
-            rt_conf->mpi.min_gain);
+    double min_gain = rt_conf->mpi.min_gain;
+    int thin = 0;
+    if (moved > 0 && m->have_prev && pl_ondeloc_worth(new_share - now_share, rate, m->decided_rate, min_gain) != 1) {
+        thin = new_share - now_share >= min_gain;
+        if (thin)
+            say("mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node instead of "
+                "%.3f, in a window of %.0f bytes/ms against the %.0f the mapping was decided on (min_gain %g "
+                "weighed by volume)", m->cfg.host, new_share, now_share, rate, m->decided_rate, min_gain);
+        else
+            say("mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node "
+                "instead of %.3f (min_gain %g)", m->cfg.host, new_share, now_share, min_gain);
         memcpy(m->node, m->prev, sizeof(int) * (size_t)n);
         memcpy(m->core, m->prev_core, sizeof(int) * (size_t)n);
         moved = 0;
         m->held++;
+        m->held_thin += thin;
     }
     pl_ondeloc_interval_t rule = { rt_conf->mpi.v, rt_conf->mpi.min_interval_ms,
                                    rt_conf->mpi.max_interval_ms };
@@ -442,6 +456,7 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used)
     }
     m->decisions++;
     m->decided_share = pl_ondeloc_local_share(&cm, m->node);
+    m->decided_rate = pl_ondeloc_reference(rate, m->decided_rate, thin);
     /* A probe that kept the mapping (its window straddled the change, or
      * the new traffic has no better mapping) is not a full interval of a
      * stable mapping: the interval stays. */
@@ -570,7 +585,7 @@ static void *mapper_main(void *arg)
     rt_fault_async_signals(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     const rt_mpi_settings_t *set = &rt_conf->mpi;
-    struct timespec last = m->t0, probed = m->t0, due = m->t0;
+    struct timespec last = m->t0, probed = m->t0, due = m->t0, drift_from = m->t0;
     rt_timespec_add_ms(&due, m->interval_ms);
     pthread_mutex_lock(&m->lock);
     while (!m->stop) {
@@ -588,6 +603,7 @@ static void *mapper_main(void *arg)
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         double used = ms_between(&last, &now), window = ms_between(&probed, &now);
+        struct timespec window_from = probed;
         probed = now;
         uint64_t vol = read_rows(m, m->probe_last, m->probe_delta);
         int decide = !before(&now, &due);
@@ -601,6 +617,7 @@ static void *mapper_main(void *arg)
              * window with traffic (empty ones say nothing: ranks that
              * exchange once a second leave most windows empty). */
             memcpy(m->drift_delta, m->probe_delta, sizeof(uint64_t) * nn);
+            drift_from = window_from;
         } else if (drifted) {
             for (size_t k = 0; k < nn; k++)
                 m->probe_delta[k] += m->drift_delta[k];
@@ -610,14 +627,14 @@ static void *mapper_main(void *arg)
                 m->interval_ms);
             m->early++;
             /* The interval rule as at its end: a change divides it. */
-            step(m, m->probe_delta, m->interval_ms);
+            step(m, m->probe_delta, m->interval_ms, ms_between(&drift_from, &now));
             decide = 2;
             drifted = 0;
         }
         if (vol > 0 || decide)
             m->drifting = drifted;
         if (decide == 1) {
-            step(m, NULL, m->interval_ms);
+            step(m, NULL, m->interval_ms, used);
             m->drifting = 0;
         }
         if (decide) {
@@ -887,10 +904,10 @@ static void write_report(const rt_mpimap_t *m)
     for (int i = 0; i < m->n; i++)
         fprintf(f, "%s%d", i ? ", " : "", m->cfg.local_world[i]);
     fprintf(f, "],\n    \"decisions\": %d,\n    \"remaps\": %d,\n    \"held_below_min_gain\": %d,\n"
-               "    \"held_over_budget\": %d,\n"
+               "    \"held_thin_window\": %d,\n    \"held_over_budget\": %d,\n"
                "    \"idle_intervals\": %llu,\n    \"decisions_at_probes\": %d,\n"
                "    \"final_interval_ms\": %g,\n    \"dropped_remaps\": %d,\n    \"timeline\": [",
-            m->decisions, m->changes, m->held, m->held_cost, (unsigned long long)m->idle_intervals, m->early, m->interval_ms,
+            m->decisions, m->changes, m->held, m->held_thin, m->held_cost, (unsigned long long)m->idle_intervals, m->early, m->interval_ms,
             m->dropped);
     for (int k = 0; k < m->ntl; k++) {
         const remap_t *e = &m->tl[k];

@@ -300,11 +300,13 @@ def render_mpi(m, out):
         "; ranks bound to {} CPUs each keep as many".format(width) if width > 1 else "",
         ", dry run" if m["dry_run"] else ""))
     held = m.get("held_below_min_gain")
-    over = m.get("held_over_budget")  # older reports have none of these three
+    over = m.get("held_over_budget")  # older reports have none of these four
     probes = m.get("decisions_at_probes")
+    thin = m.get("held_thin_window")
     out.write("mapping   {} decisions{}, {} remaps{}{}, final interval {:g} ms\n\n".format(
         m["decisions"], "" if probes is None else " ({} at probes)".format(probes), m["remaps"],
-        "" if held is None else ", {} kept below min_gain".format(held),
+        "" if held is None else ", {} kept below min_gain{}".format(
+            held, " ({} of them on a window of thin traffic)".format(thin) if thin else ""),
         "" if over is None else ", {} kept over the move budget".format(over), m["final_interval_ms"]))
     out.write("{:>10} {:>11} {:>9} {:>12} {:>6}  {}\n".format("t_ms", "interval_ms", "next_ms", "bytes", "moved",
                                                           "node per local rank"))

@@ -1,11 +1,11 @@
-/* pairs.c: ranks exchange with one partner each, heavily, for a number of phases; the partner of rank r in phase p is r ^ mask[p]. */
+/* pairs.c: ranks exchange with one partner each, heavily, for a number of phases; the partner of rank r in phase p is r ^ mask[p], and each message is 64 KiB unless the phase says otherwise (MASK:BYTES). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* usage: pairs MASK[,MASK...] ITERATIONS_PER_PHASE */
+/* usage: pairs MASK[:BYTES][,MASK[:BYTES]...] ITERATIONS_PER_PHASE */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -19,12 +19,16 @@ int main(int argc, char **argv)
     for (const char *m = masks; *m;) {
         int mask = atoi(m);
         int partner = r ^ mask;
+        const char *colon = strchr(m, ':'), *comma = strchr(m, ',');
+        long bytes = colon && (!comma || colon < comma) ? atol(colon + 1) : (long)sizeof out;
+        if (bytes < 1 || bytes > (long)sizeof out)
+            bytes = sizeof out;
         for (int it = 0; it < iters; it++) {
             if (partner < s) {
-                memset(out, (char)(r + it), sizeof out);
-                MPI_Sendrecv(out, sizeof out, MPI_BYTE, partner, 0, in, sizeof in, MPI_BYTE, partner, 0,
+                memset(out, (char)(r + it), (size_t)bytes);
+                MPI_Sendrecv(out, (int)bytes, MPI_BYTE, partner, 0, in, (int)bytes, MPI_BYTE, partner, 0,
                              MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                checksum += in[it % sizeof in];
+                checksum += in[it % bytes];
             }
             usleep(1000);
         }
