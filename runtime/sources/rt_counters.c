@@ -17,9 +17,10 @@
  *   VM with balancing on, decisions on it never measured faster than the
  *   kernel alone (crossed patterns 0.74 and 0.77 of `off`, against 0.74
  *   and 0.76; a serial first touch 1.016x the kernel alone) and their
- *   sampling cost 1.5-6 % where there was nothing to gain (OpenBLAS 1.026, `local 4 8` 1.050:
- *   benchmarks/README.md); where balancing is on the kernel places the
- *   pages, and auto leaves them to it;
+ *   sampling cost 1.5-6 % where there was nothing to gain (OpenBLAS
+ *   1.026, `local 4 8` 1.050: benchmarks/README.md, "twenty-second
+ *   session"); where balancing is on the kernel places the pages, and auto
+ *   leaves them to it;
  * - papi: no per-node DRAM event is known to it;
  * - replay: it needs a file;
  * - pagefault: it protects pages of the program's memory, which threads the
