@@ -266,11 +266,19 @@ int pl_ondeloc_worth(double gain, double rate, double decided_rate, double min_g
     return gain * weight >= min_gain;
 }
 
-double pl_ondeloc_reference(double rate, double decided_rate, int held_thin)
+int pl_ondeloc_thin(double rate, double decided_rate)
 {
     if (!isfinite(rate) || rate < 0 || !isfinite(decided_rate) || decided_rate < 0)
+        return -EINVAL;
+    return rate * 2 < decided_rate;
+}
+
+double pl_ondeloc_reference(double rate, double decided_rate, int changed)
+{
+    int thin = pl_ondeloc_thin(rate, decided_rate);
+    if (thin < 0)
         return NAN;
-    if (!held_thin)
+    if (changed || !thin)
         return rate;
     return decided_rate / 2 > rate ? decided_rate / 2 : rate;
 }

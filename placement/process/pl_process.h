@@ -119,15 +119,27 @@ double pl_ondeloc_local_share(const pl_comm_matrix_t *comm, const int *node);
 int pl_ondeloc_worth(double gain, double rate, double decided_rate, double min_gain);
 
 /*
- * The volume the next window is weighed against (pl_ondeloc_worth), after
- * a decision on a window of `rate`: that window's, unless it was held for
- * its thin volume alone (held_thin); then the reference halves, down to
- * rate at least, so that traffic that stays thin replaces the mapping only
- * after as many decisions as it takes the reference to come down to it
- * (the intervals grow meanwhile while the mapping holds). NAN for a
- * negative or non-finite rate or decided_rate.
+ * Whether a window of `rate` bytes per ms is thin against the reference
+ * decided_rate (under half of it; never before a first reference): it says
+ * little of the traffic the mapping serves, so a decision that keeps the
+ * mapping on it updates neither the reference (below) nor the share the
+ * mapping is watched against (pl_ondeloc_drifted's decided_share). 1 thin,
+ * 0 not, -EINVAL for a negative or non-finite rate or decided_rate.
  */
-double pl_ondeloc_reference(double rate, double decided_rate, int held_thin);
+int pl_ondeloc_thin(double rate, double decided_rate);
+
+/*
+ * The volume the next window is weighed against (pl_ondeloc_worth), after
+ * a decision on a window of `rate`: that window's when the mapping changed
+ * on it or it is not thin (traffic that grew, or fell by less than half);
+ * after a thin one the reference halves, down to rate at least. Thin
+ * windows in a row (a phase's last messages, a collective's bytes, traffic
+ * that fell for good) bring it down one halving a decision, so traffic that
+ * stays thin replaces the mapping after log2(reference / rate x min_gain /
+ * gain) decisions, at intervals that grow while the mapping holds. NAN for
+ * a negative or non-finite rate or decided_rate.
+ */
+double pl_ondeloc_reference(double rate, double decided_rate, int changed);
 
 /*
  * Whether the traffic has left the current mapping: the share of a recent

@@ -455,8 +455,12 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used, double spa
         moved = 0;
     }
     m->decisions++;
-    m->decided_share = pl_ondeloc_local_share(&cm, m->node);
-    m->decided_rate = pl_ondeloc_reference(rate, m->decided_rate, thin);
+    /* A thin window kept the mapping: it says little of the traffic the
+     * mapping serves, and a probe must still see the next phase drift from
+     * what the mapping kept of its own. */
+    if (moved > 0 || pl_ondeloc_thin(rate, m->decided_rate) != 1)
+        m->decided_share = pl_ondeloc_local_share(&cm, m->node);
+    m->decided_rate = pl_ondeloc_reference(rate, m->decided_rate, moved > 0);
     /* A probe that kept the mapping (its window straddled the change, or
      * the new traffic has no better mapping) is not a full interval of a
      * stable mapping: the interval stays. */

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "pl.h"
 
 /* Largest nodes=N,cores=C spec accepted. */
@@ -39,6 +40,14 @@ void rt_topo_free(rt_topo_t *topo);
 
 /* View as placement's model; the arrays stay owned by topo. */
 void rt_topo_as_pl(const rt_topo_t *topo, pl_topo_t *out);
+
+/* Whether topo is the machine the process runs on, as the kernel numbers
+ * it (not a synthetic or XML one, even under HWLOC_THISSYSTEM=1): the
+ * kernel's nodes, pages and statistics mean something only there. */
+static inline int rt_topo_is_kernels(const rt_topo_t *topo)
+{
+    return topo->this_system && strcmp(topo->origin, "this system") == 0;
+}
 
 /* Node of an OS CPU number, or -1. */
 int  rt_topo_node_of_cpu(const rt_topo_t *topo, int cpu);

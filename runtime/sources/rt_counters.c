@@ -4,6 +4,7 @@
 
 #include "rt_counters.h"
 #include "rt_log.h"
+#include "rt_procfs.h"
 #include "rt_topology.h"
 
 /* In the order `auto` prefers them: hardware address sampling, then what
@@ -39,6 +40,7 @@ static const rt_source_t auto_order[] = {RT_SOURCE_PERF, RT_SOURCE_HINTS};
 
 static const rt_source_ops_t *active;
 static rt_source_t used = RT_SOURCE_AUTO;
+static int kernel_balances; /* rt_counters_kernel_balances, fixed by the choice */
 static char reason[RT_SOURCE_COUNT][160]; /* "" = available */
 /* Sources probed since the last init: the choice probes only the sources it
  * may pick; the others are probed when their reason is read (the report,
@@ -70,7 +72,7 @@ const char *rt_counters_reason(rt_source_t s)
 
 int rt_counters_kernel_balances(void)
 {
-    return rt_conf->source == RT_SOURCE_AUTO && used == RT_SOURCE_HINTS && !probe_once(RT_SOURCE_NUMAB)[0];
+    return kernel_balances;
 }
 
 void rt_counters_probe(void)
@@ -97,13 +99,18 @@ void rt_counters_init(void)
     for (size_t i = 0; used == RT_SOURCE_AUTO && i < sizeof auto_order / sizeof *auto_order; i++)
         if (!probe_once(auto_order[i])[0])
             used = auto_order[i];
+    /* auto (asked for, or fallen back to) took the program's hints over the
+     * kernel's faults while the kernel balances this machine's nodes. */
+    int mode = rt_numa_balancing_mode();
+    kernel_balances = used == RT_SOURCE_HINTS && want != RT_SOURCE_HINTS && mode > 0 && (mode & 1)
+                      && rt_topo_is_kernels(&rt_mach->topo) && rt_mach->topo.nnodes > 1;
     if (used != RT_SOURCE_AUTO) {
         active = sources[used];
         if (active->start)
             active->start();
     }
     rt_verbose(1, "counter source: %s%s", active ? rt_source_name(used) : "none",
-               rt_log_verbosity >= 1 && rt_counters_kernel_balances()
+               kernel_balances
                    ? " (Linux's NUMA balancing is on: auto leaves the pages to it)"
                    : "");
     for (int s = RT_SOURCE_PERF; rt_log_verbosity >= 1 && s < RT_SOURCE_COUNT; s++)

@@ -20,9 +20,10 @@ void rt_counters_probe(void);
 rt_source_t rt_counters_used(void);
 const char *rt_counters_reason(rt_source_t s);
 
-/* Whether auto left the pages to Linux's NUMA balancing: it is on here,
- * and auto took a source without addresses instead of numa_balancing
- * (rt_counters.c says why). */
+/* Whether auto left the pages to Linux's NUMA balancing: it is on here
+ * (normal mode, this machine's nodes, more than one), and auto took hints
+ * rather than the kernel's faults (rt_counters.c says why). Fixed at
+ * rt_counters_init; any thread may ask. */
 int rt_counters_kernel_balances(void);
 
 /* Before the team of a sampled execution forks (encountering thread). */

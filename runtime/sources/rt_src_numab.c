@@ -169,7 +169,7 @@ static int probe(char *why, size_t len)
     else if (!(mode & 1))
         snprintf(off, sizeof off, "kernel.numa_balancing=%d (%s; root can set it to 1)", mode,
                  mode ? "memory tiering only" : "off");
-    if (!rt_mach->topo.this_system || strcmp(rt_mach->topo.origin, "this system") != 0) {
+    if (!rt_topo_is_kernels(&rt_mach->topo)) {
         snprintf(why, len, "the topology is not this machine's: the kernel's nodes mean nothing there%s%s",
                  off[0] ? "; " : "", off);
         return -1;

@@ -139,7 +139,7 @@ static int probe_hw(char *why, size_t len)
         snprintf(why, len, "no PMU with load addresses: %s, %s", no_pebs, no_ibs);
         return -1;
     }
-    if (!rt_mach->topo.this_system || strcmp(rt_mach->topo.origin, "this system") != 0) {
+    if (!rt_topo_is_kernels(&rt_mach->topo)) {
         snprintf(why, len, "the topology is not this machine's: the nodes of sampled pages mean nothing there");
         return -1;
     }
@@ -196,7 +196,7 @@ static void start(void)
     for (int i = 0; i < MAX_TEAM; i++)
         st->team_ev[i] = -1;
     page_mask = ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
-    emulate = !rt_mach->topo.this_system || strcmp(rt_mach->topo.origin, "this system") != 0;
+    emulate = !rt_topo_is_kernels(&rt_mach->topo);
     rt_verbose(1, "perf source: %s, %s", event_name,
                emulate ? "first touch emulated: a sample counts on its CPU's node" : "node of each page from move_pages");
 }
