@@ -50,14 +50,17 @@ class Benchmark:
         """(arguments, binding) of this benchmark's oracle, the best static mapping given the ground truth,
         or None when none is known. The patterns and the demo program (swapped) run with every block
         first-touched by the thread that sweeps it (`local`, the same sweeps, each thread next to its data
-        from the start: where the best static mapping of threads puts them); NPB and STREAM first-touch
+        from the start: where the best static mapping of threads puts them, or, for the blocks the
+        primary first-touched in serial code, where the best static placement of data puts the pages:
+        `serial`'s oracle is `local` too; `shared`, one table every thread reads, has none that a
+        mapping of threads or blocks gives); NPB and STREAM first-touch
         with the schedules they compute with, so there it is threads bound in order. Each with threads
         bound in order on cores (nested patterns: spread over nodes, then close)."""
         base = os.path.basename(self.program)
         bind = {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}
         if base == "patterns" and self.args:
             mode, dash, shape = self.args[0].partition("-")
-            if mode not in ("local", "swapped", "shifted"):
+            if mode not in ("local", "swapped", "shifted", "serial"):
                 return None
             if shape == "nested":
                 bind["OMP_PROC_BIND"] = "spread,close"
