@@ -421,10 +421,10 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used, double spa
     double now_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->prev) : 0;
     double new_share = moved > 0 && m->have_prev ? pl_ondeloc_local_share(&cm, m->node) : 0;
     double min_gain = rt_conf->mpi.min_gain;
-    int thin = 0;
+    int for_volume = 0; /* held although its share gained min_gain: its window was thin */
     if (moved > 0 && m->have_prev && pl_ondeloc_worth(new_share - now_share, rate, m->decided_rate, min_gain) != 1) {
-        thin = new_share - now_share >= min_gain;
-        if (thin)
+        for_volume = new_share - now_share >= min_gain;
+        if (for_volume)
             say("mpi: kept the mapping on %s: a new one would keep %.3f of the traffic on-node instead of "
                 "%.3f, in a window of %.0f bytes/ms against the %.0f the mapping was decided on (min_gain %g "
                 "weighed by volume)", m->cfg.host, new_share, now_share, rate, m->decided_rate, min_gain);
@@ -435,7 +435,7 @@ static void step(rt_mpimap_t *m, const uint64_t *window, double used, double spa
         memcpy(m->core, m->prev_core, sizeof(int) * (size_t)n);
         moved = 0;
         m->held++;
-        m->held_thin += thin;
+        m->held_thin += for_volume;
     }
     pl_ondeloc_interval_t rule = { rt_conf->mpi.v, rt_conf->mpi.min_interval_ms,
                                    rt_conf->mpi.max_interval_ms };
