@@ -52,14 +52,18 @@ class Benchmark:
         first-touched by the thread that sweeps it (`local`, the same sweeps, each thread next to its data
         from the start: where the best static mapping of threads puts them, or, for the blocks the
         primary first-touched in serial code, where the best static placement of data puts the pages:
-        `serial`'s oracle is `local` too; `shared`, one table every thread reads, has none that a
-        mapping of threads or blocks gives); NPB and STREAM first-touch
+        `serial`'s oracle is `local` too); `shared`, one table every thread reads, runs `interleaved`,
+        the same lookups with the table's pages interleaved over the nodes (no mapping of threads or
+        blocks puts every thread next to a table they all read; spread evenly, no thread's references
+        are all remote); NPB and STREAM first-touch
         with the schedules they compute with, so there it is threads bound in order. Each with threads
         bound in order on cores (nested patterns: spread over nodes, then close)."""
         base = os.path.basename(self.program)
         bind = {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}
         if base == "patterns" and self.args:
             mode, dash, shape = self.args[0].partition("-")
+            if mode == "shared" and not dash:
+                return ["interleaved"] + self.args[1:], bind
             if mode not in ("local", "swapped", "shifted", "serial"):
                 return None
             if shape == "nested":

@@ -1,10 +1,13 @@
-/* patterns.c: placement-pattern benchmark: threads sweep blocks first-touched by another thread (swapped, shifted), by themselves (local) or by the primary in serial code (serial), or read a table every thread shares (shared); one region per iteration, all in one long region, or in nested teams. */
+/* patterns.c: placement-pattern benchmark: threads sweep blocks first-touched by another thread (swapped, shifted), by themselves (local) or by the primary in serial code (serial), or read a table every thread shares (shared, or interleaved over the nodes: its oracle); one region per iteration, all in one long region, or in nested teams. */
+#include <errno.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "rt_emu_mark.h"
 
@@ -18,6 +21,9 @@
  *   shared   the primary first-touches a lookup table in serial code, then every thread reads
  *            a 32nd of its entries at pseudo-random places per iteration (a cross-section
  *            lookup: shared and read-only; its place, not any thread's, decides)
+ *   interleaved  shared with the table's pages interleaved over every node before the primary
+ *            touches them: the best static placement of a table every thread reads, where no
+ *            thread's references are all remote (shared's oracle, benchmarks/harness)
  * MODE-long (local-long, swapped-long, shifted-long, serial-long) runs every iteration
  * inside one parallel region, with a barrier between iterations: the shape
  * per-region placement cannot help (one execution) and online migration
@@ -46,6 +52,45 @@ static int owner_of(const char *mode, int t, int n)
     if (strcmp(mode, "shifted") == 0)
         return (t + n - 1) % n; /* block t is touched by t-1 and swept by t */
     return t;
+}
+
+/* serial, shared and interleaved: the primary first-touches the memory in serial code. */
+static int touched_serially(const char *mode)
+{
+    return !strcmp(mode, "serial") || !strcmp(mode, "shared") || !strcmp(mode, "interleaved");
+}
+
+/* shared and interleaved: the threads read a table. */
+static int reads_table(const char *mode)
+{
+    return !strcmp(mode, "shared") || !strcmp(mode, "interleaved");
+}
+
+/* interleaved: the pages of [p, p + bytes) go round-robin over every online
+ * node at their first touch (MPOL_INTERLEAVE, Linux's mbind(2), without
+ * libnuma). 0, or -1 with errno. */
+static int interleave(void *p, size_t bytes)
+{
+    enum { MPOL_INTERLEAVE_ = 3, MAX_NODES = 1024 };
+    unsigned long mask[MAX_NODES / (8 * sizeof(unsigned long))] = {0};
+    FILE *f = fopen("/sys/devices/system/node/online", "r"); /* "0-3", "0,2-3" */
+    if (!f)
+        return -1;
+    int lo, hi, c = ',', any = 0;
+    while (c == ',' && fscanf(f, "%d", &lo) == 1) {
+        hi = lo;
+        if ((c = fgetc(f)) == '-' && fscanf(f, "%d", &hi) == 1)
+            c = fgetc(f);
+        for (int n = lo; n >= 0 && n <= hi && n < MAX_NODES; n++, any = 1)
+            mask[n / (8 * sizeof *mask)] |= 1ul << (n % (8 * sizeof *mask));
+    }
+    fclose(f);
+    if (!any) {
+        errno = ENOENT;
+        return -1;
+    }
+    /* maxnode counts one more than the bits the kernel reads. */
+    return (int)syscall(SYS_mbind, p, bytes, MPOL_INTERLEAVE_, mask, (unsigned long)MAX_NODES + 1, 0u);
 }
 
 /* Worksharing loops per sweep in the long modes. */
@@ -118,11 +163,11 @@ static double start_value(size_t i)
     return (double)(i % 1000) * 0.5;
 }
 
-/* Thread t of nb first-touches the blocks it owns under mode (serial and
- * shared: none, the primary touches everything before). */
+/* Thread t of nb first-touches the blocks it owns under mode (serial,
+ * shared and interleaved: none, the primary touches everything before). */
 static void first_touch(const char *mode, double *a, size_t n, int t, int nb)
 {
-    if (!strcmp(mode, "serial") || !strcmp(mode, "shared"))
+    if (touched_serially(mode))
         return;
     for (int b = 0; b < nb; b++) {
         size_t lo, hi;
@@ -132,10 +177,10 @@ static void first_touch(const char *mode, double *a, size_t n, int t, int nb)
     }
 }
 
-/* serial and shared: the primary first-touches everything, in serial code. */
+/* serial, shared and interleaved: the primary first-touches everything, in serial code. */
 static void serial_touch(const char *mode, double *a, size_t n)
 {
-    if (!strcmp(mode, "serial") || !strcmp(mode, "shared"))
+    if (touched_serially(mode))
         for (size_t i = 0; i < n; i++)
             a[i] = start_value(i);
 }
@@ -143,7 +188,7 @@ static void serial_touch(const char *mode, double *a, size_t n)
 /* One team: the first touch, then the iterations (a region each, or one long region). */
 static int run_flat(const char *mode, double *a, size_t n, int iters, int one_region, double *secs, double *sums)
 {
-    int nt = 1, shared = !strcmp(mode, "shared");
+    int nt = 1, shared = reads_table(mode);
     serial_touch(mode, a, n);
 #pragma omp parallel
     {
@@ -231,9 +276,9 @@ int main(int argc, char **argv)
         }
     }
     if ((strcmp(mode, "local") && strcmp(mode, "swapped") && strcmp(mode, "shifted") && strcmp(mode, "serial") &&
-         strcmp(mode, "shared")) || (!strcmp(mode, "shared") && (one_region || nested))) {
+         !reads_table(mode)) || (reads_table(mode) && (one_region || nested))) {
         fprintf(stderr, "usage: patterns local|swapped|shifted|serial[-long|-nested] [MiB [iterations]]\n"
-                        "       patterns shared [MiB [iterations]]\n");
+                        "       patterns shared|interleaved [MiB [iterations]]\n");
         return 2;
     }
     size_t mib = argc > 2 ? strtoul(argv[2], NULL, 10) : 32;
@@ -256,8 +301,12 @@ int main(int argc, char **argv)
         return 1;
     }
     madvise(a, n * sizeof *a, MADV_NOHUGEPAGE);
+    if (!strcmp(mode, "interleaved") && interleave(a, n * sizeof *a) != 0) {
+        fprintf(stderr, "patterns: cannot interleave the table over the nodes: %s\n", strerror(errno));
+        return 1;
+    }
     double secs = 0;
-    int shared = !strcmp(mode, "shared"), threads = omp_get_max_threads();
+    int shared = reads_table(mode), threads = omp_get_max_threads();
     double *sums = calloc((size_t)threads, sizeof *sums);
     int nt = nested ? run_nested(mode, a, n, iters, &secs) : run_flat(mode, a, n, iters, one_region, &secs, sums);
     /* Every element went through the same recurrence from its start value
