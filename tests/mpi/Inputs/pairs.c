@@ -21,8 +21,12 @@ int main(int argc, char **argv)
         int partner = r ^ mask;
         const char *colon = strchr(m, ':'), *comma = strchr(m, ',');
         long bytes = colon && (!comma || colon < comma) ? atol(colon + 1) : (long)sizeof out;
-        if (bytes < 1 || bytes > (long)sizeof out)
-            bytes = sizeof out;
+        if (bytes < 1 || bytes > (long)sizeof out) { /* every rank reads the same phases: all stop here */
+            if (r == 0)
+                fprintf(stderr, "pairs: %ld bytes a message: a phase takes 1 to %zu\n", bytes, sizeof out);
+            MPI_Finalize();
+            return 2;
+        }
         for (int it = 0; it < iters; it++) {
             if (partner < s) {
                 memset(out, (char)(r + it), (size_t)bytes);
