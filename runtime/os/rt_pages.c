@@ -37,8 +37,10 @@ int rt_pages_interleave(uintptr_t lo, uintptr_t hi, const int *nodes, int n)
         }
         mask[nodes[i] / bits] |= 1ul << (nodes[i] % bits);
     }
+    /* maxnode counts one more than the bits the kernel reads (as rt_mem.c passes it): without it,
+     * node MASK_WORDS * bits - 1 was silently left out. */
     return (int)syscall(SYS_mbind, (void *)lo, (unsigned long)(hi - lo), MPOL_INTERLEAVE, mask,
-                        (unsigned long)(MASK_WORDS * bits), 0) == 0 ? 0 : -1;
+                        (unsigned long)(MASK_WORDS * bits) + 1, 0) == 0 ? 0 : -1;
 }
 
 int rt_pages_default_policy(uintptr_t lo, uintptr_t hi)
