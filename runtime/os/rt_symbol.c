@@ -19,34 +19,69 @@
  * process, built at the first name asked for (never in an event hook: the
  * report, the verbose log and replay ask) and re-read when an address lies
  * in an object loaded since. libdwfl is not thread-safe: one lock.
+ *
+ * libdw is loaded then too (dlopen), not with the drop-in: with libelf and
+ * the compression libraries they need it took 0.3 to 0.6 ms of every
+ * process's start, for names most runs never ask for. Where it cannot be
+ * loaded, names come from the dynamic symbol table (dladdr) and there is
+ * no file:line.
  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *session;
 static char *debuginfo_path; /* NULL: the default places (/usr/lib/debug) */
+
+#define LIBDW "libdw.so.1"
+#define DW_FUNCTIONS(X)                                                                                    \
+    X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_debuginfo) X(dwfl_begin) X(dwfl_addrmodule)            \
+    X(dwfl_report_begin) X(dwfl_linux_proc_report) X(dwfl_report_end) X(dwfl_module_addrinfo)              \
+    X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_module_nextcu) X(dwarf_getsrc_die) X(dwarf_linesrc)      \
+    X(dwarf_lineno)
+static struct {
+#define DW_POINTER(f) __typeof__(&f) f;
+    DW_FUNCTIONS(DW_POINTER)
+#undef DW_POINTER
+} dw;
 /* A separate debug file is looked for on this machine only, by build id
  * (/usr/lib/debug/.build-id, where Debian's -dbgsym packages put it):
  * dwfl_standard_find_debuginfo also asks the debuginfod servers of
  * DEBUGINFOD_URLS, so a program writing its report at exit would download
  * debug information, or wait on servers that do not answer. */
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_build_id_find_debuginfo,
-    .debuginfo_path = &debuginfo_path,
-};
+static Dwfl_Callbacks callbacks = {.debuginfo_path = &debuginfo_path};
+
+/* libdw's entry points, loaded at the first name asked for: 1, or 0 when
+ * it is missing (then for good). Lock held. */
+static int dw_loaded(void)
+{
+    static int state; /* 0 not tried, 1 loaded, -1 missing */
+    if (!state) {
+        void *lib = dlopen(LIBDW, RTLD_LAZY | RTLD_LOCAL);
+        state = lib ? 1 : -1;
+#define DW_RESOLVE(f)                                                                                      \
+    if (state > 0 && !(dw.f = (__typeof__(dw.f))dlsym(lib, #f)))                                           \
+        state = -1;
+        DW_FUNCTIONS(DW_RESOLVE)
+#undef DW_RESOLVE
+        callbacks.find_elf = dw.dwfl_linux_proc_find_elf;
+        callbacks.find_debuginfo = dw.dwfl_build_id_find_debuginfo;
+    }
+    return state > 0;
+}
 
 /* The module holding address a, (re)reading /proc/self/maps when needed. Lock held. */
 static Dwfl_Module *module_of(Dwarf_Addr a)
 {
-    Dwfl_Module *m = session ? dwfl_addrmodule(session, a) : NULL;
+    if (!dw_loaded())
+        return NULL;
+    Dwfl_Module *m = session ? dw.dwfl_addrmodule(session, a) : NULL;
     if (m)
         return m;
-    if (!session && !(session = dwfl_begin(&callbacks)))
+    if (!session && !(session = dw.dwfl_begin(&callbacks)))
         return NULL;
-    dwfl_report_begin(session); /* objects reported again keep what was read of them */
-    int rc = dwfl_linux_proc_report(session, getpid());
-    if (dwfl_report_end(session, NULL, NULL) != 0 || rc != 0)
+    dw.dwfl_report_begin(session); /* objects reported again keep what was read of them */
+    int rc = dw.dwfl_linux_proc_report(session, getpid());
+    if (dw.dwfl_report_end(session, NULL, NULL) != 0 || rc != 0)
         return NULL;
-    return dwfl_addrmodule(session, a);
+    return dw.dwfl_addrmodule(session, a);
 }
 
 static const char *base_name(const char *path)
@@ -101,7 +136,7 @@ char *rt_symbol_name(const void *codeptr, int demangle)
         Dwfl_Module *m = module_of(a);
         GElf_Off off = 0;
         GElf_Sym sym;
-        const char *name = m ? dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
+        const char *name = m ? dw.dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
         if (name && name[0])
             out = name_plus(name, (unsigned long long)off, demangle);
         pthread_mutex_unlock(&lock);
@@ -143,7 +178,7 @@ int rt_symbol_data(const void *addr, char *name, size_t len, uintptr_t *start, s
     Dwfl_Module *m = addr ? module_of(a) : NULL;
     GElf_Off off = 0;
     GElf_Sym sym;
-    const char *s = m ? dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
+    const char *s = m ? dw.dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
     if (s && s[0] && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && off < sym.st_size) {
         snprintf(name, len, "%s", s);
         *start = (uintptr_t)(a - off);
@@ -164,16 +199,16 @@ int rt_symbol_source(const void *codeptr, char *buf, size_t len)
     int found = 0;
     pthread_mutex_lock(&lock);
     Dwfl_Module *m = module_of(a);
-    Dwfl_Line *line = m ? dwfl_module_getsrc(m, a) : NULL;
+    Dwfl_Line *line = m ? dw.dwfl_module_getsrc(m, a) : NULL;
     int lineno = 0;
-    const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    const char *file = line ? dw.dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
     if (!file && m) {
         /* Without .debug_aranges (clang emits none) libdwfl cannot tell
          * which unit holds the address: ask each unit's line table. */
         Dwarf_Addr bias;
-        for (Dwarf_Die *cu = NULL; !file && (cu = dwfl_module_nextcu(m, cu, &bias));) {
-            Dwarf_Line *l = dwarf_getsrc_die(cu, a - bias);
-            if (l && (file = dwarf_linesrc(l, NULL, NULL)) && dwarf_lineno(l, &lineno) != 0)
+        for (Dwarf_Die *cu = NULL; !file && (cu = dw.dwfl_module_nextcu(m, cu, &bias));) {
+            Dwarf_Line *l = dw.dwarf_getsrc_die(cu, a - bias);
+            if (l && (file = dw.dwarf_linesrc(l, NULL, NULL)) && dw.dwarf_lineno(l, &lineno) != 0)
                 file = NULL;
         }
     }
