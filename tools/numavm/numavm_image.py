@@ -17,6 +17,11 @@ PLUGIN_CLOSURE_CAP = 4 << 20
 HWLOC_PLUGIN_DIRS = ("/usr/lib/x86_64-linux-gnu/hwloc", "/usr/lib/hwloc", "/usr/local/lib/hwloc")
 # Host tools worth having in every guest (when installed).
 BASE_TOOLS = ("numactl", "lstopo-no-graphics", "hwloc-calc", "hwloc-bind")
+# Libraries a shipped object loads with dlopen, so ldd never lists them: ompnuma's
+# runtime loads elfutils' libdw when it first names code (runtime/os/rt_symbol.c).
+# Shipped with the object, with their own closure, where the host has them.
+DLOPENED = {"libompnuma.so": ("libdw.so.1",)}
+LIBRARY_DIRS = ("/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/lib")
 
 
 class ImageError(Exception):
@@ -156,10 +161,23 @@ def ldd_closure(files, env_overrides):
     return sorted(set(libs)), missing
 
 
+def dlopened(files):
+    """The host paths of the libraries these files load with dlopen (DLOPENED), where installed."""
+    out = []
+    for f in files:
+        for soname in DLOPENED.get(os.path.basename(f), ()):
+            found = [os.path.join(d, soname) for d in LIBRARY_DIRS if os.path.exists(os.path.join(d, soname))]
+            out.extend(found[:1])
+    return sorted(set(out))
+
+
 def add_with_closure(tree, paths, env_overrides):
-    """Mirror paths and the libraries they need; raise ImageError naming any missing library."""
+    """Mirror paths and the libraries they need (also those they load with dlopen, DLOPENED);
+    raise ImageError naming any missing library."""
     for p in paths:
         tree.add_host(p)
+    for lib in dlopened(sorted(set(os.path.realpath(f) for f in tree.host_files()))):
+        tree.add_host(lib)
     files = sorted(set(os.path.realpath(f) for f in tree.host_files()))
     libs, missing = ldd_closure(files, env_overrides)
     if missing:
