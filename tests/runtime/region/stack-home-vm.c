@@ -7,7 +7,7 @@
 // it cost STREAM's primary 96 remote misses an execution in the paced 4-node VM). 2x1, started on CPU 0.
 // REQUIRES: numa-vm
 // ALLOW_RETRIES: 2
-// RUN: %clang-omp %s -o %t
+// RUN: %clang-omp %s -o %t -ldl
 // RUN: %numa-vm-run(2x1) --start-cpu 0 --env OMP_NUM_THREADS=2 --env OMP_PROC_BIND=close --env OMP_PLACES=cores -- %t | FileCheck %s --check-prefix=STOCK
 // RUN: %numa-vm-dropin(2x1) --start-cpu 0 --env OMP_NUM_THREADS=2 --env OMP_PROC_BIND=close --env OMP_PLACES=cores --env OMP_PLACEMENT=off -- %t | FileCheck %s --check-prefix=STOCK
 // RUN: %numa-vm-dropin(2x1) --start-cpu 0 --env OMP_NUM_THREADS=2 --env OMP_PROC_BIND=close --env OMP_PLACES=cores --env OMP_PLACEMENT=dry_run -- %t | FileCheck %s --check-prefix=STOCK
@@ -22,6 +22,7 @@
 // LOG: ompnuma: thread {{[0-9]+}}: {{[1-9][0-9]*}} of the {{[0-9]+}} pages of its stack top, TLS and TCB moved to its node 1
 // UNBOUND: thread 1 runs on node {{[01]}}
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdint.h>
@@ -51,7 +52,10 @@ int main(void)
     int node[2] = {-1, -1}, tls[2] = {-1, -1}, tcb[2] = {-1, -1};
     uintptr_t top[2] = {0, 0};
     /* Mapped and written by the primary before the team exists: the first
-     * worker's stack is then mapped right below it. */
+     * worker's stack is then mapped right below it. The verbose run names
+     * code before the team forks, and the runtime maps libdw for that
+     * (rt_symbol.c), which would come in between: it is mapped first. */
+    dlopen("libdw.so.1", RTLD_NOW);
     size_t bytes = 2u << 20;
     char *vector = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (vector == MAP_FAILED)
