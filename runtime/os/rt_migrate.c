@@ -57,7 +57,9 @@ long rt_migrate_own_pages(int os_node)
         errno = EPERM; /* moving shared pages is what must not happen */
         return -1;
     }
-    long r = syscall(SYS_migrate_pages, 0, maxnode, from, to);
+    /* migrate_pages, like mbind, reads one bit fewer than maxnode (get_mempolicy
+     * above does not): without the + 1, node RT_MIGRATE_NODES - 1 was left out. */
+    long r = syscall(SYS_migrate_pages, 0, maxnode + 1, from, to);
     int err = errno;
     if (had)
         sys_nice_effective(1);
