@@ -197,12 +197,22 @@ __attribute__((visibility("hidden"))) void om_abi_microtask_alone(int32_t *gtid,
 }
 
 /* gcc's outlined function: (data). The primary is thread 0. */
+/* A member of a gcc team begins. A combined parallel loop's members take
+ * their chunks with GOMP_loop_*_next alone (the real call began the loop):
+ * the increment that sizes them is the team's (gomp_loop_next). */
+static inline void gomp_member_begin(om_thread_t *thr, om_abi_team_t *t, int index)
+{
+    if (t->incr)
+        thr->gomp_incr = t->incr;
+    member_begin(thr, t, index);
+}
+
 static void abi_gomp_fn(void *p)
 {
     om_abi_team_t *t = p;
     om_thread_t *thr = om_thread_self();
     if (thr)
-        member_begin(thr, t, thr == t->primary ? 0 : omp_get_thread_num());
+        gomp_member_begin(thr, t, thr == t->primary ? 0 : omp_get_thread_num());
     ((void (*)(void *))t->fn)(t->data);
     if (thr)
         member_end(thr, t);
@@ -679,7 +689,7 @@ static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
 
 /* gcc's regions: every form calls fn(data) on each member, the primary's
  * inside the real call (GOMP_parallel*) or after it (the _start forms). */
-#define GOMP_REGION(i, name, params, args)                                              \
+#define GOMP_REGION(i, name, params, args, loop_incr)                                   \
     static void w_##name(void (*fn)(void *), void *data, unsigned nt params)            \
     {                                                                                   \
         const void *site = CALL_SITE();                                                 \
@@ -688,7 +698,7 @@ static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
             REAL_GOMP(i, void (*)(void (*)(void *), void *, unsigned params))(fn, data, nt args); \
             return;                                                                     \
         }                                                                               \
-        om_abi_team_t t = {.fn = (void *)fn, .data = data};                             \
+        om_abi_team_t t = {.fn = (void *)fn, .data = data, .incr = (loop_incr)};        \
         int how = team_begin(thr, &t, site, (int)nt, RUNS_PROGRAM);                     \
         if (how != TEAM_TRAMPOLINE) {                                                   \
             REAL_GOMP(i, void (*)(void (*)(void *), void *, unsigned params))(fn, data, nt args); \
@@ -699,7 +709,7 @@ static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
         team_end(thr, &t);                                                              \
     }
 
-#define GOMP_REGION_START(i, name, params, args)                                        \
+#define GOMP_REGION_START(i, name, params, args, loop_incr)                             \
     static void w_##name(void (*fn)(void *), void *data, unsigned nt params)            \
     {                                                                                   \
         const void *site = CALL_SITE();                                                 \
@@ -710,8 +720,9 @@ static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
             return;                                                                     \
         }                                                                               \
         open_begin(thr, t, (void *)fn, data, site, (int)nt);                            \
+        t->incr = (loop_incr);                                                          \
         REAL_GOMP(i, void (*)(void (*)(void *), void *, unsigned params))(abi_gomp_fn, t, nt args); \
-        member_begin(thr, t, 0);                                                        \
+        gomp_member_begin(thr, t, 0);                                                   \
     }
 
 #define COMMA ,
@@ -724,8 +735,8 @@ static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
 #define RUNTIME_START_PARAMS , long start, long end, long incr
 #define RUNTIME_START_ARGS , start, end, incr
 
-GOMP_REGION(0, GOMP_parallel, COMMA unsigned flags, COMMA flags)
-GOMP_REGION_START(1, GOMP_parallel_start, , )
+GOMP_REGION(0, GOMP_parallel, COMMA unsigned flags, COMMA flags, 0)
+GOMP_REGION_START(1, GOMP_parallel_start, , , 0)
 
 static void w_GOMP_parallel_end(void)
 {
@@ -738,12 +749,12 @@ static void w_GOMP_parallel_end(void)
         team_end(thr, t);
 }
 
-#define PARALLEL_LOOP(i, name) GOMP_REGION(i, name, LOOP_PARAMS, LOOP_ARGS)
-#define PARALLEL_LOOP_RUNTIME(i, name) GOMP_REGION(i, name, RUNTIME_PARAMS, RUNTIME_ARGS)
-#define PARALLEL_LOOP_START(i, name) GOMP_REGION_START(i, name, LOOP_START_PARAMS, LOOP_START_ARGS)
-#define PARALLEL_LOOP_RUNTIME_START(i, name) GOMP_REGION_START(i, name, RUNTIME_START_PARAMS, RUNTIME_START_ARGS)
-#define PARALLEL_SECTIONS(i, name) GOMP_REGION(i, name, COMMA unsigned count COMMA unsigned flags, COMMA count COMMA flags)
-#define PARALLEL_SECTIONS_START(i, name) GOMP_REGION_START(i, name, COMMA unsigned count, COMMA count)
+#define PARALLEL_LOOP(i, name) GOMP_REGION(i, name, LOOP_PARAMS, LOOP_ARGS, incr)
+#define PARALLEL_LOOP_RUNTIME(i, name) GOMP_REGION(i, name, RUNTIME_PARAMS, RUNTIME_ARGS, incr)
+#define PARALLEL_LOOP_START(i, name) GOMP_REGION_START(i, name, LOOP_START_PARAMS, LOOP_START_ARGS, incr)
+#define PARALLEL_LOOP_RUNTIME_START(i, name) GOMP_REGION_START(i, name, RUNTIME_START_PARAMS, RUNTIME_START_ARGS, incr)
+#define PARALLEL_SECTIONS(i, name) GOMP_REGION(i, name, COMMA unsigned count COMMA unsigned flags, COMMA count COMMA flags, 0)
+#define PARALLEL_SECTIONS_START(i, name) GOMP_REGION_START(i, name, COMMA unsigned count, COMMA count, 0)
 
 /* GOMP_parallel_reductions reads the team's task reductions from the first
  * word of its data (gcc's layout: a pointer to their array), before it

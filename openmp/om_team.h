@@ -49,6 +49,8 @@ typedef struct om_abi_team {
     void *const        *stack;       /* clang: the others, on the caller's stack */
     struct om_thread   *primary;     /* the forking thread */
     int                 plain;       /* its members only enter their level and leave it (team_seen) */
+    long long           incr;        /* gcc's combined parallel loop: the loop's increment, which its
+                                        members' first chunks come without (0: not one) */
 } om_abi_team_t;
 
 /* Per OpenMP thread: the runtime's record, the OMPT bookkeeping (the OMPT
