@@ -8,8 +8,9 @@
 #     remote misses cost more, and the plugin counts every miss per vCPU and node (ground truth). The stock runtime, ompnuma and
 #     the oracle (the same program with every thread next to its data from the start)
 #     run alternately in the same VM (OMPNUMA_DEMO_ROUNDS rounds, default 2). Time is
-#     paced (ompnuma vm --pace; OMPNUMA_DEMO_PACE=default, or a cost in ns per
-#     instruction): the guest's clock follows a model of a 2-socket server, so the
+#     paced (ompnuma vm --pace: OMPNUMA_DEMO_PACE, a cost in ns per instruction,
+#     100 unless set, or `default` for ompnuma vm's own default, 150 on this
+#     machine kind): the guest's clock follows a model of a 2-socket server, so the
 #     times do not depend on this machine's load (a smaller input: ~5 min).
 #     OMPNUMA_DEMO_PACE=off charges OMPNUMA_DEMO_REMOTE_NS (default 1500) ns per remote
 #     miss in host time instead: faster, with times that depend on the host;
@@ -51,7 +52,11 @@ elif [ -n "$(ls ~/.cache/ompnuma/vm/*/vmlinux 2>/dev/null)" ] && command -v qemu
   # charges, and on an idle host the oracle (every access local) once ran
   # slower than stock, so the move was rolled back in one round of two.
   # OMPNUMA_DEMO_PACE=off runs unpaced (faster, and times that depend on the host).
-  pace=${OMPNUMA_DEMO_PACE:-default}
+  # 100 ns per instruction: the demo's program (two threads meeting once per
+  # sweep of about a second) kept to the model at that cost beside two host CPU
+  # burners in 10 runs of 10 (benchmarks/README.md, "Paced emulated time");
+  # ompnuma vm's default is set for barriers every few hundred microseconds.
+  pace=${OMPNUMA_DEMO_PACE:-100}
   [ "$pace" = off ] && pace=
   mark="$build/bin/ompnuma-emu-mark"
   # Every run is exec'ed on CPU 0 (ompnuma vm --start-cpu): its stack and its libraries' data start on node 0.

@@ -19,7 +19,7 @@
 #                         copies for a process, page migration), at the node of
 #                         the page; slower boot and system calls
 #   --pace [NS]           paced time: the guest's clock is a model, NS ns of host
-#                         time per instruction (default DEFAULT_PACE_NS) plus the
+#                         time per instruction (default: default_pace_ns) plus the
 #                         memory latencies of a modelled server slowed down as
 #                         much (below); --local-ns, --remote-ns and --node-bandwidth
 #                         then describe that server in its own time
@@ -30,6 +30,7 @@
 # SERVER_INSN_NS, dilated by pace / SERVER_INSN_NS so that an instruction costs
 # the host's emulation less than the model charges for it (headroom).
 
+import math
 import os
 import re
 import socket
@@ -42,12 +43,13 @@ DEFAULT_CACHE_WAYS = 16
 DEFAULT_WINDOW_US = 20
 CTL_TIMEOUT = 60.0
 
-# Paced time (--pace). The default cost per instruction is the smallest of 25, 50
-# and 100 ns at which the host's emulation of npb-cg S (the most demanding
-# benchmark measured) took under about half of the model's time beside two host
-# CPU burners on this project's 2-core machine kind (benchmarks/README.md,
-# "Paced emulated time").
-DEFAULT_PACE_NS = 100
+# Paced time (--pace). The default cost per instruction is issue 25's rule, measured: the smallest cost at
+# which every run of NPB CG S (a barrier every few hundred us of model time: the most demanding benchmark
+# measured) lagged behind the model by less than LAG_LIMIT_PCT of its measured phase beside two host CPU
+# burners, on this project's 2-core machine kind (benchmarks/harness/pace_calibrate.py; benchmarks/README.md,
+# "Choosing the default cost per instruction"). What it takes grows with the vCPUs each host CPU emulates:
+# (vCPUs per host CPU, ns per instruction), measured with the 2x1 and 4x1 layouts.
+PACE_NS_BY_VCPUS_PER_CPU = ((1, 150), (2, 200))
 SERVER_INSN_NS = 0.4        # the modelled server: one instruction per cycle at 2.5 GHz
 PACED_LOCAL_NS = 90         # its local DRAM latency
 PACED_REMOTE_EXTRA_NS = 50  # remote at the nearest distance: 140 ns
@@ -86,11 +88,13 @@ def add_arguments(p):
     g.add_argument("--charge-kernel", action="store_true", default=None,
                    help="count and charge the guest kernel's accesses too (process_vm_readv copies, migration), "
                         "at the node of the page; slows boot and system calls")
-    g.add_argument("--pace", metavar="NS", nargs="?", const=str(DEFAULT_PACE_NS), default=None,
-                   help="paced time: the guest's clock follows a model of NS ns per instruction (default {}) plus "
+    g.add_argument("--pace", metavar="NS", nargs="?", const="", default=None,
+                   help="paced time: the guest's clock follows a model of NS ns per instruction (default {} with "
+                        "up to one vCPU per host CPU, {} with two, more beyond) plus "
                         "the memory latencies of a 2-socket server slowed down as much (local {} ns, remote {} ns, "
                         "{} MB/s per node, one instruction per {} ns); write the command after --".format(
-                            DEFAULT_PACE_NS, PACED_LOCAL_NS, PACED_LOCAL_NS + PACED_REMOTE_EXTRA_NS,
+                            PACE_NS_BY_VCPUS_PER_CPU[0][1], PACE_NS_BY_VCPUS_PER_CPU[1][1], PACED_LOCAL_NS,
+                            PACED_LOCAL_NS + PACED_REMOTE_EXTRA_NS,
                             PACED_BANDWIDTH_MBS, SERVER_INSN_NS))
 
 
@@ -167,6 +171,20 @@ def cost_matrix(layout, remote_ns=None, local_ns=None):
     return [[0 if i == j else int(round(local_ns * (d[i][j] - 10) / 10.0)) for j in range(n)] for i in range(n)]
 
 
+def default_pace_ns(vcpus, host_cpus=None):
+    """The default cost per instruction of a guest of vcpus on host_cpus (default: the CPUs this process may
+    run on): the measured cost of the first ratio of PACE_NS_BY_VCPUS_PER_CPU at least the guest's, and beyond
+    the last one that cost grown in proportion (the host's share of each vCPU shrinks as much)."""
+    if host_cpus is None:
+        host_cpus = len(os.sched_getaffinity(0))
+    ratio = vcpus / float(max(1, host_cpus))
+    for most, ns in PACE_NS_BY_VCPUS_PER_CPU:
+        if ratio <= most:
+            return ns
+    most, ns = PACE_NS_BY_VCPUS_PER_CPU[-1]
+    return int(math.ceil(ns * ratio / most))
+
+
 def pace_ps(text):
     """Picoseconds per instruction of --pace NS (a decimal number of nanoseconds)."""
     try:
@@ -230,7 +248,10 @@ class Emulation:
             if len(parts) != layout.nodes:
                 raise EmuError("--node-bandwidth: {} values for {} nodes".format(len(parts), layout.nodes))
             bw = [_uint(p, "--node-bandwidth", 0, 10 ** 7) for p in parts]
-        ps = pace_ps(args.pace) if args.pace is not None else 0
+        vcpu_node = [node for node, c in enumerate(layout.cpus) for _ in range(c)]
+        ps = 0
+        if args.pace is not None:
+            ps = pace_ps(args.pace) if args.pace != "" else default_pace_ns(len(vcpu_node)) * 1000
         window = _uint(args.bandwidth_window, "--bandwidth-window", 1, 10 ** 6) \
             if args.bandwidth_window is not None else PACED_WINDOW_US if ps else DEFAULT_WINDOW_US
         kib = _uint(args.cache_kib, "--cache-kib", 1, 1 << 20) if args.cache_kib is not None else DEFAULT_CACHE_KIB
@@ -245,7 +266,6 @@ class Emulation:
             if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
                 raise EmuError("--counts {}: directory {} does not exist or is not writable".format(
                     args.counts, parent))
-        vcpu_node = [node for node, c in enumerate(layout.cpus) for _ in range(c)]
         lat = None
         if ps:
             lat, bw = paced_model(layout, ps, remote, local, bw)
