@@ -54,7 +54,7 @@ static int bound_node(void)
 static void stack_home(int gtid)
 {
     if (rt_conf->mode == RT_MODE_OFF || rt_conf->dry_run || !rt_mach->ok || rt_mach->topo.nnodes < 2 ||
-        strcmp(rt_mach->topo.origin, "this system") != 0 || rt_task_initial())
+        !rt_topo_is_kernels(&rt_mach->topo) || rt_task_initial())
         return;
     int node = bound_node();
     if (node < 0)

@@ -380,7 +380,7 @@ static void start(void)
         rt_warn("pagefault source: cannot map its tables: %s; no references sampled", strerror(errno));
         return;
     }
-    emulate = strcmp(rt_mach->topo.origin, "this system") != 0;
+    emulate = !rt_topo_is_kernels(&rt_mach->topo);
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
     nlib = rt_library_data(lib_lo, lib_hi, MAX_LIBRARY_DATA);
