@@ -115,6 +115,8 @@ def parse_args(argv, defaults=None):
                 ok = False
             if not ok:
                 raise ValueError("--pace %s: expected nanoseconds per instruction" % a.pace)
+        if a.pace is not None and a.vm:
+            a.pace = bench_vm.resolved_pace(a.vm, a.pace)
         if a.thp and not a.vm:
             raise ValueError("--thp needs --vm LAYOUT")
         if any(c.balancing for c in a.config_list) and not a.vm:

@@ -39,7 +39,7 @@ def emu_note(remote_ns, bandwidth, pace=None):
     if pace is not None:
         extra = "".join([", remote misses +{} ns (server time)".format(remote_ns) if remote_ns is not None else "",
                          ", nodes serve {} MB/s (server time)".format(bandwidth) if bandwidth else ""])
-        return PACED_NOTE.format(pace or "default", pace or "the default", extra)
+        return PACED_NOTE.format(pace, pace, extra)
     return EMU_NOTE.format(remote_ns or 0, ", nodes serve {} MB/s".format(bandwidth) if bandwidth else "")
 
 
@@ -53,6 +53,19 @@ def start_pool(runner):
     with open(os.path.join(pool, "owner"), "w") as f:
         f.write(str(os.getpid()))
     return pool
+
+
+def resolved_pace(vm, pace):
+    """The cost per instruction a paced run of layout vm gets: pace itself when given, else (pace "") the
+    default `ompnuma vm --pace` takes for that layout on this host (numavm_emu.default_pace_ns), written
+    out so that results name the cost they were measured at."""
+    if pace != "":
+        return pace
+    from ompnuma.numavm import numavm_emu, numavm_layout
+    opts = numavm_layout.named_options(vm)
+    named = dict(zip(opts[::2], opts[1::2]))
+    layout = numavm_layout.parse(named["--nodes"], named.get("--cpus-per-node", "1"))
+    return "%g" % numavm_emu.default_pace_ns(layout.total_cpus)
 
 
 def stop_pool(pool):
@@ -92,7 +105,7 @@ def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False, thp=None
     it) with the run's OpenMP and loader variables: the guest inherits nothing from the host, so each is
     passed with --env (the runner also finds the libraries to ship with them, so the drop-in under
     LD_LIBRARY_PATH travels with the program). emu: None, or {"remote_ns": N or None, "bandwidth": M or None,
-    "pace": None, "" (the default) or NS, "counts": path} for the numaemu plugin (unpaced, remote_ns None
+    "pace": None or NS (resolved_pace), "counts": path} for the numaemu plugin (unpaced, remote_ns None
     is 0; paced, the model's default). balancing: boot the guest with Linux's automatic NUMA balancing on
     (a guest of its own: the pool keys its guests on it); thp: its transparent huge pages mode (None: the
     guest kernel's). Every program is exec'ed on CPU 0 (--start-cpu):
@@ -106,7 +119,7 @@ def wrap(runner, layout, env, argv, timeout, emu=None, balancing=False, thp=None
     if emu:
         paced = emu.get("pace") is not None
         if paced:
-            cmd += ["--pace"] + ([emu["pace"]] if emu["pace"] else [])
+            cmd += ["--pace", emu["pace"]]
         if emu.get("remote_ns") is not None or not paced:
             cmd += ["--remote-ns", str(emu.get("remote_ns") or 0)]
         cmd += ["--counts", emu["counts"]]

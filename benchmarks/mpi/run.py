@@ -60,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 
+from ompnuma.harness import bench_vm
 from ompnuma.harness.bench_report import oracle_shares
 
 
@@ -226,7 +227,7 @@ def run_vm(a, build, exe, lib, configs, patterns, cpus):
     if a.remote_ns is not None:
         runner += ["--remote-ns", str(a.remote_ns)]
     if a.pace is not None:
-        runner += ["--pace"] + ([a.pace] if a.pace else [])
+        runner += ["--pace", a.pace]
     if a.charge_kernel:
         runner += ["--charge-kernel"]
     if a.counts:
@@ -293,6 +294,12 @@ def main():
         return 2
     if a.counts:
         a.counts = os.path.abspath(a.counts)
+    if a.vm and a.pace is not None:
+        try:
+            a.pace = bench_vm.resolved_pace(a.vm, a.pace)
+        except ValueError as e:
+            print("run.py: {}".format(e), file=sys.stderr)
+            return 2
     build = os.path.abspath(a.build)
     mpirun = shutil.which("mpirun")
     if a.vm:
@@ -309,7 +316,7 @@ def main():
     rows = []
     print("# np={} threads={} bytes={} iters={} local_mib={} reps={} interval={}ms {}{}{}".format(
         a.np, a.threads, a.bytes, a.iters, a.local_mib, a.reps, a.interval,
-        "vm {} remote_ns={}{}".format(a.vm, a.remote_ns, "" if a.pace is None else " paced " + (a.pace or "default"))
+        "vm {} remote_ns={}{}".format(a.vm, a.remote_ns, "" if a.pace is None else " paced " + a.pace)
         if a.vm else "host cpus={}".format(os.cpu_count()),
         " kernel charged" if a.charge_kernel else "", "".join(" --mca " + kv for kv in a.extra_mca)))
     shares = {}
