@@ -196,7 +196,6 @@ __attribute__((visibility("hidden"))) void om_abi_microtask_alone(int32_t *gtid,
     om_abi_microtask(gtid, btid, t);
 }
 
-/* gcc's outlined function: (data). The primary is thread 0. */
 /* A member of a gcc team begins. A combined parallel loop's members take
  * their chunks with GOMP_loop_*_next alone (the real call began the loop):
  * the increment that sizes them is the team's (gomp_loop_next). */
@@ -207,6 +206,7 @@ static inline void gomp_member_begin(om_thread_t *thr, om_abi_team_t *t, int ind
     member_begin(thr, t, index);
 }
 
+/* gcc's outlined function: (data). The primary is thread 0. */
 static void abi_gomp_fn(void *p)
 {
     om_abi_team_t *t = p;
