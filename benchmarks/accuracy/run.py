@@ -262,12 +262,10 @@ def main(argv):
         return 2
     if a.threads is None:  # one thread per CPU of the layout, so first touch puts a block on each node
         try:
-            opts = numavm_layout.named_options(a.layout)
+            a.threads = numavm_layout.named(a.layout).total_cpus
         except numavm_layout.LayoutError as e:
             sys.stderr.write("run.py: {}\n".format(e))
             return 2
-        nodes, cpus = int(opts[opts.index("--nodes") + 1]), opts[opts.index("--cpus-per-node") + 1].split(",")
-        a.threads = sum(map(int, cpus)) if len(cpus) > 1 else nodes * int(cpus[0])
     logdir = os.path.abspath(os.path.join(a.out, "logs"))
     os.makedirs(logdir, exist_ok=True)
     pool = bench_vm.start_pool(runner)

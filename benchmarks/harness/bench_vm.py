@@ -62,10 +62,7 @@ def resolved_pace(vm, pace):
     if pace != "":
         return pace
     from ompnuma.numavm import numavm_emu, numavm_layout
-    opts = numavm_layout.named_options(vm)
-    named = dict(zip(opts[::2], opts[1::2]))
-    layout = numavm_layout.parse(named["--nodes"], named.get("--cpus-per-node", "1"))
-    return "%g" % numavm_emu.default_pace_ns(layout.total_cpus)
+    return "%g" % numavm_emu.default_pace_ns(numavm_layout.named(vm).total_cpus)
 
 
 def stop_pool(pool):

@@ -61,6 +61,7 @@ import sys
 import tempfile
 
 from ompnuma.harness import bench_vm
+from ompnuma.numavm import numavm_layout
 from ompnuma.harness.bench_report import oracle_shares
 
 
@@ -294,20 +295,17 @@ def main():
         return 2
     if a.counts:
         a.counts = os.path.abspath(a.counts)
-    if a.vm and a.pace is not None:
+    cpus = os.cpu_count() or 1
+    if a.vm:
         try:
-            a.pace = bench_vm.resolved_pace(a.vm, a.pace)
+            cpus = numavm_layout.named(a.vm).total_cpus
+            if a.pace is not None:
+                a.pace = bench_vm.resolved_pace(a.vm, a.pace)
         except ValueError as e:
             print("run.py: {}".format(e), file=sys.stderr)
             return 2
     build = os.path.abspath(a.build)
     mpirun = shutil.which("mpirun")
-    if a.vm:
-        cpus = 1
-        for part in a.vm.split("x"):
-            cpus *= int(part) if part.isdigit() else 1
-    else:
-        cpus = os.cpu_count() or 1
     exe, lib, configs = configurations(a, build, mpirun or "mpirun", cpus)
     if not (mpirun and os.path.exists(exe) and os.path.exists(lib)):
         print("run.py: needs mpirun, {} and {} (build with MPI found)".format(exe, lib), file=sys.stderr)

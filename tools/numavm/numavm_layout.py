@@ -49,6 +49,13 @@ def named_options(name):
     return ["--nodes", nodes, "--cpus-per-node", cpus or "1"]
 
 
+def named(name):
+    """The Layout a layout name stands for (its options, as `--layout NAME` gives them); raises LayoutError."""
+    opts = named_options(name)
+    given = dict(zip(opts[::2], opts[1::2]))
+    return parse(given["--nodes"], given.get("--cpus-per-node", "1"), None, given.get("--distances"))
+
+
 def expand_layout_option(argv):
     """argv with "--layout NAME" (or --layout=NAME) before the command replaced by its options."""
     out, i = [], 0
