@@ -129,16 +129,21 @@ def parse_dump(path):
     return label, total
 
 
-def own_cost(path, libdir):
-    """(label, instructions) of one per-thread callgrind dump: the label, and the instructions the dump's
-    thread ran in ompnuma's objects (each function's own cost: a call's inclusive cost, the line after
+def own_cost(path, libdir, events=("Ir",)):
+    """(label, cost) of one per-thread callgrind dump: the label, and the sum of `events` (the dump's own
+    names: Ir its instructions, DLmr and DLmw its last-level misses with --cache-sim=yes) the dump's thread
+    spent in ompnuma's objects (each function's own cost: a call's inclusive cost, the line after
     `calls=`, is the callee's). Object names are compressed: `ob=(n) path` names n, `ob=(n)` reuses it."""
     ours = {os.path.join(libdir, name) for name in OMPNUMA_OBJECTS}
-    names, label, cur, after_call, total = {}, None, None, False, 0
+    names, label, cur, after_call, total, columns = {}, None, None, False, 0, []
     with open(path) as f:
         for line in f:
             if line.startswith("desc: Trigger: Client Request: "):
                 label = line[len("desc: Trigger: Client Request: "):].strip()
+                continue
+            if line.startswith("events:"):
+                names_ = line.split()[1:]
+                columns = [1 + names_.index(e) for e in events if e in names_]
                 continue
             m = re.match(r"^(c?)ob=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
             if m:
@@ -155,7 +160,7 @@ def own_cost(path, libdir):
                     after_call = False
                 elif cur in ours:
                     parts = line.split()
-                    total += int(parts[1]) if len(parts) > 1 else 0
+                    total += sum(int(parts[c]) for c in columns if c < len(parts))
     return label, total
 
 
