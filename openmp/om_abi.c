@@ -58,7 +58,6 @@ typedef struct ident ident_t; /* the real runtime's source location: flags at by
 #define CALL_SITE() __builtin_extract_return_addr(__builtin_return_address(0))
 
 enum { ABI_UNKNOWN, ABI_STARTED, ABI_ACTIVE, ABI_IDLE };
-static int state;
 static int route;
 
 /* The real runtime's entry points, and each facade's slot table. */
@@ -78,18 +77,29 @@ static inline int from_runtime(const void *site)
     return (uintptr_t)site - runtime_lo < runtime_len;
 }
 
-/* What the watched entry points serve, fixed at start-up: barrier waits
- * and work for the migration monitor, loops for the region loop. */
-static int waits_read, loops_read;
-
-/* The monitor's sleep (rt_event_monitor_asleep_flag); a zero that stays
- * zero when there is no monitor. */
+/* A zero that stays zero: the monitor's sleep when there is no monitor. */
 static const int never_asleep;
-static const int *monitor_asleep = &never_asleep;
+
+/* What a region's fork reads of this file's state, in one cache line: a
+ * program that sweeps more than the cache between its regions finds none
+ * of ompnuma's lines there, and each one the fork reads is a miss. */
+typedef struct om_abi_hot {
+    int        state;          /* ABI_* */
+    int        idle_teams;     /* IDLE_* (below): set at start-up, never again once IDLE_NEVER */
+    /* What the watched entry points serve, fixed at start-up: barrier
+     * waits and work for the migration monitor, loops for the region loop. */
+    int        waits_read, loops_read;
+    const int *monitor_asleep; /* the monitor's sleep (rt_event_monitor_asleep_flag) */
+    void      *real_fork;      /* the real __kmpc_fork_call, for om_abi_x86_64.S */
+    void (*real_push)(void *, int32_t, int32_t); /* the real __kmpc_push_num_threads */
+} om_abi_hot_t;
+__attribute__((visibility("hidden"), aligned(64))) om_abi_hot_t om_abi_hot = {.monitor_asleep = &never_asleep};
+_Static_assert(offsetof(om_abi_hot_t, real_fork) == OM_ABI_HOT_REAL_FORK && sizeof(om_abi_hot_t) <= 64,
+               "om_abi_x86_64.S reads the real fork where it is, in the fork's one line");
 
 static inline int monitor_sleeps(void)
 {
-    return __atomic_load_n(monitor_asleep, __ATOMIC_RELAXED);
+    return __atomic_load_n(om_abi_hot.monitor_asleep, __ATOMIC_RELAXED);
 }
 
 /* Whether a thread's waits and work are counted now: the monitor reads
@@ -97,7 +107,7 @@ static inline int monitor_sleeps(void)
  * a new baseline). */
 static inline int waits_counted(void)
 {
-    return waits_read && !monitor_sleeps();
+    return om_abi_hot.waits_read && !monitor_sleeps();
 }
 
 int om_abi_route(void)
@@ -166,7 +176,7 @@ static __attribute__((noinline)) void microtask_events(int32_t *gtid, int32_t *b
  * apart, where they save every register. */
 __attribute__((visibility("hidden"))) void om_abi_microtask(int32_t *gtid, int32_t *btid, om_abi_team_t *t)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (!thr || !t->plain) {
         microtask_events(gtid, btid, t);
         return;
@@ -228,20 +238,19 @@ enum {
     IDLE_ALWAYS,        /* a settled region's members need nothing */
     IDLE_MONITOR_ASLEEP /* the migration monitor counts every member's work, except while it sleeps */
 };
-static int idle_teams; /* IDLE_*: set at start-up, never again once IDLE_NEVER */
 
 /* Whether a team of r (settled, untimed) may run without member events:
  * always, or while the monitor sleeps unless r's team would wake it. */
 static inline int idle_allowed(const rt_region_t *r)
 {
-    int mode = __atomic_load_n(&idle_teams, __ATOMIC_RELAXED);
+    int mode = __atomic_load_n(&om_abi_hot.idle_teams, __ATOMIC_RELAXED);
     return mode == IDLE_ALWAYS ||
            (mode == IDLE_MONITOR_ASLEEP && monitor_sleeps() && !__atomic_load_n(&r->refs_seen, __ATOMIC_ACQUIRE));
 }
 
 static void no_idle_teams(void)
 {
-    __atomic_store_n(&idle_teams, IDLE_NEVER, __ATOMIC_RELAXED);
+    __atomic_store_n(&om_abi_hot.idle_teams, IDLE_NEVER, __ATOMIC_RELAXED);
 }
 
 /* ---- start-up, and the watched entry points ---- */
@@ -281,25 +290,25 @@ static void start(void)
         /* Nothing to place, report or display: out of the program's way,
          * every entry point straight to the real runtime. */
         set_slots(0, 0);
-        __atomic_store_n(&state, ABI_IDLE, __ATOMIC_RELEASE);
+        __atomic_store_n(&om_abi_hot.state, ABI_IDLE, __ATOMIC_RELEASE);
         return;
     }
     rt_runtime_init();
-    waits_read = rt_event_waits_read();
-    loops_read = rt_event_loops_read();
+    om_abi_hot.waits_read = rt_event_waits_read();
+    om_abi_hot.loops_read = rt_event_loops_read();
     /* Bubbles place every member; the monitor counts every member's work
      * while it reads any. */
-    __atomic_store_n(&idle_teams, rt_conf->mode == RT_MODE_BUBBLE ? IDLE_NEVER
+    __atomic_store_n(&om_abi_hot.idle_teams, rt_conf->mode == RT_MODE_BUBBLE ? IDLE_NEVER
                                   : rt_conf->migrate == RT_MIGRATE_OFF ? IDLE_ALWAYS : IDLE_MONITOR_ASLEEP,
                      __ATOMIC_RELAXED);
-    if (waits_read) {
+    if (om_abi_hot.waits_read) {
         /* The monitor reads every thread's work and waits while it runs,
          * and nothing while it sleeps for evidence. */
-        monitor_asleep = rt_event_monitor_asleep_flag();
+        om_abi_hot.monitor_asleep = rt_event_monitor_asleep_flag();
         rt_event_on_monitor_sleep(monitor_slept);
         watch(1);
     }
-    __atomic_store_n(&state, ABI_STARTED, __ATOMIC_RELEASE);
+    __atomic_store_n(&om_abi_hot.state, ABI_STARTED, __ATOMIC_RELEASE);
 }
 
 /* The first region: whether the OpenMP binding is on decides where a
@@ -308,7 +317,7 @@ static void start(void)
 static void first_region(void)
 {
     rt_event_openmp_binding(omp_get_proc_bind() != omp_proc_bind_false);
-    __atomic_store_n(&state, ABI_ACTIVE, __ATOMIC_RELEASE);
+    __atomic_store_n(&om_abi_hot.state, ABI_ACTIVE, __ATOMIC_RELEASE);
 }
 
 static pthread_once_t told = PTHREAD_ONCE_INIT;
@@ -316,13 +325,13 @@ static pthread_once_t told = PTHREAD_ONCE_INIT;
 /* Whether ompnuma runs, at an entry point that starts a region. */
 static inline int active(void)
 {
-    int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+    int s = __atomic_load_n(&om_abi_hot.state, __ATOMIC_ACQUIRE);
     if (__builtin_expect(s == ABI_ACTIVE, 1))
         return 1;
     pthread_once(&started, start);
-    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == ABI_STARTED)
+    if (__atomic_load_n(&om_abi_hot.state, __ATOMIC_ACQUIRE) == ABI_STARTED)
         pthread_once(&told, first_region);
-    return __atomic_load_n(&state, __ATOMIC_ACQUIRE) == ABI_ACTIVE;
+    return __atomic_load_n(&om_abi_hot.state, __ATOMIC_ACQUIRE) == ABI_ACTIVE;
 }
 
 /* The drop-ins' ompt_start_tool (OMPNUMA_PRIVATE): the real runtime
@@ -462,12 +471,12 @@ static __attribute__((noinline)) void team_lookup(om_thread_t *thr, om_abi_team_
     t->region = r;
     t->timed = rt_region_timed(r);
     if (d > 0 && d <= RT_MAX_DEPTH)
-        t->master_slot = thr->rt.slot[d - 1];
+        t->master_slot = thr->rt.level[d - 1].slot;
     /* A blind region's loops would find it not sampling
      * (rt_event_loop_begin) even if a buffer were attached during this
      * execution: unwatched, they go straight to the runtime (125
      * instructions of ompnuma's a loop execution and thread before). */
-    if (loops_read && d == 0 && !r->executions && !__atomic_load_n(&r->blind, __ATOMIC_RELAXED)) {
+    if (om_abi_hot.loops_read && d == 0 && !r->executions && !__atomic_load_n(&r->blind, __ATOMIC_RELAXED)) {
         t->watched = 1;
         watch(1);
     }
@@ -510,9 +519,6 @@ _Static_assert(offsetof(om_abi_team_t, argc) == OM_ABI_TEAM_ARGC && offsetof(om_
                    offsetof(om_abi_team_t, stack) == OM_ABI_TEAM_STACK,
                "om_abi_x86_64.S writes the trampoline's fields where they are");
 
-/* The real __kmpc_fork_call, for om_abi_x86_64.S. */
-__attribute__((visibility("hidden"))) void *om_abi_real_fork;
-
 /* What om_abi_fork_begin returns to om_abi_x86_64.S: the mode, and the
  * counter to decrement after the real call (direct_leave; NULL: none), in
  * rax and rdx. */
@@ -545,8 +551,8 @@ static __attribute__((noinline)) fork_how_t fork_begin(om_abi_team_t *t, const v
  * ask_resting) and has only t and site live: it saves no registers. */
 __attribute__((visibility("hidden"))) fork_how_t om_abi_fork_begin(om_abi_team_t *t, const void *site)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
-    if (__builtin_expect(thr && __atomic_load_n(&state, __ATOMIC_RELAXED) == ABI_ACTIVE, 1)) {
+    om_thread_t *thr = om_thread_current();
+    if (__builtin_expect(thr && __atomic_load_n(&om_abi_hot.state, __ATOMIC_RELAXED) == ABI_ACTIVE, 1)) {
         int how = team_seen(thr, t, site, 0, RUNS_PROGRAM | RUNS_ALONE, 0);
         if (how != TEAM_UNSEEN)
             return fork_how(thr, how);
@@ -591,18 +597,18 @@ static __attribute__((noinline)) void push_first(void *loc, int32_t gtid, int32_
     om_thread_t *thr = om_thread_self();
     if (thr)
         thr->pending_nt = n > 0 ? n : 0;
-    REAL_OMP(4, void (*)(void *, int32_t, int32_t))(loc, gtid, n);
+    om_abi_hot.real_push(loc, gtid, n);
 }
 
 static void w___kmpc_push_num_threads(void *loc, int32_t gtid, int32_t n)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (__builtin_expect(!thr, 0)) {
         push_first(loc, gtid, n); /* the thread's first event */
         return;
     }
     thr->pending_nt = n > 0 ? n : 0;
-    REAL_OMP(4, void (*)(void *, int32_t, int32_t))(loc, gtid, n);
+    om_abi_hot.real_push(loc, gtid, n);
 }
 
 /*
@@ -659,7 +665,7 @@ static __attribute__((noinline)) void serialized_begin(void *loc, int32_t gtid, 
 
 static __attribute__((noinline)) void serialized_end(void *loc, int32_t gtid)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     om_abi_team_t *t = thr ? open_pop(thr) : NULL;
     if (t)
         member_end(thr, t);
@@ -740,7 +746,7 @@ GOMP_REGION_START(1, GOMP_parallel_start, , , 0)
 
 static void w_GOMP_parallel_end(void)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     om_abi_team_t *t = thr ? open_pop(thr) : NULL;
     if (t)
         member_end(thr, t);
@@ -805,12 +811,12 @@ static unsigned w_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsig
 static inline void loop_begun(const void *site, const void *loc, uint64_t units)
 {
     int counted = units && waits_counted();
-    if (!loops_read && !counted)
+    if (!om_abi_hot.loops_read && !counted)
         return;
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (!thr)
         return;
-    if (loops_read && !(loc && (IDENT_FLAGS(loc) & (IDENT_WORK_SECTIONS | IDENT_WORK_DISTRIBUTE))))
+    if (om_abi_hot.loops_read && !(loc && (IDENT_FLAGS(loc) & (IDENT_WORK_SECTIONS | IDENT_WORK_DISTRIBUTE))))
         rt_event_loop_begin(&thr->rt, site);
     if (counted)
         rt_event_work(&thr->rt, units);
@@ -820,16 +826,16 @@ static inline void loop_chunk(uint64_t units)
 {
     if (!waits_counted())
         return;
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (thr)
         rt_event_work(&thr->rt, units);
 }
 
 static inline void loop_ended(void)
 {
-    if (!loops_read)
+    if (!om_abi_hot.loops_read)
         return;
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (thr)
         rt_event_loop_end(&thr->rt);
 }
@@ -839,9 +845,9 @@ static inline void loop_ended(void)
 static inline om_thread_t *barrier_enter(const void *site)
 {
     int counted = waits_counted();
-    if ((!loops_read && !counted) || from_runtime(site))
+    if ((!om_abi_hot.loops_read && !counted) || from_runtime(site))
         return NULL;
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (thr && counted)
         rt_event_wait(&thr->rt, 1);
     return thr;
@@ -975,7 +981,7 @@ static inline uint64_t gomp_span(long long lo, long long hi, long long incr)
 
 static inline void gomp_loop_began(const void *site, int got, long long lo, long long hi, long long incr)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (!thr)
         return;
     thr->gomp_incr = incr;
@@ -986,7 +992,7 @@ static inline void gomp_loop_began(const void *site, int got, long long lo, long
 
 static inline int gomp_loop_next(int got, long long lo, long long hi)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (got && thr && thr->gomp_incr)
         loop_chunk(gomp_span(lo, hi, thr->gomp_incr));
     else if (!got)
@@ -1187,8 +1193,10 @@ OMPNUMA_EXPORT void ompnuma_facade_register(int facade, void **table, void *rt)
             missing(e[i].name);
     if (!runtime_len)
         dl_iterate_phdr(find_runtime, real[0]);
-    if (facade == OM_FACADE_OMP)
-        om_abi_real_fork = real[0];
+    if (facade == OM_FACADE_OMP) {
+        om_abi_hot.real_fork = real[0];
+        om_abi_hot.real_push = (void (*)(void *, int32_t, int32_t))real[4];
+    }
     /* Regions through ompnuma until it knows it is idle (its first entry
      * point decides); loops and barriers straight to the runtime. */
     for (int i = 0; i < n; i++)

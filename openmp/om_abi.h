@@ -14,7 +14,10 @@
  * assembly), the shape says which of om_abi.c's forms takes the call. The
  * first OM_ABI_*_REGIONS entries start and end parallel regions and are
  * always taken while ompnuma runs; the others (worksharing loops, barriers)
- * only while something reads them (om_abi.c, "watched").
+ * only while something reads them (om_abi.c, "watched"). A table is
+ * aligned to a cache line; in libomp's, what a clang program calls most (a
+ * region, a static loop) is in the first eight slots, one line (gcc's own
+ * GOMP_parallel is slot 0; its static loops make no call).
  */
 #define OM_ABI_OMP(X)                                   \
     X(0, __kmpc_fork_call, FORK)                        \
@@ -23,10 +26,10 @@
     X(3, __kmpc_end_serialized_parallel, END_SERIALIZED)\
     X(4, __kmpc_push_num_threads, PUSH)                 \
     X(5, __kmpc_for_static_init_4, STATIC_INIT_4)       \
-    X(6, __kmpc_for_static_init_4u, STATIC_INIT_4U)     \
-    X(7, __kmpc_for_static_init_8, STATIC_INIT_8)       \
-    X(8, __kmpc_for_static_init_8u, STATIC_INIT_8U)     \
-    X(9, __kmpc_for_static_fini, STATIC_FINI)           \
+    X(6, __kmpc_for_static_init_8, STATIC_INIT_8)       \
+    X(7, __kmpc_for_static_fini, STATIC_FINI)           \
+    X(8, __kmpc_for_static_init_4u, STATIC_INIT_4U)     \
+    X(9, __kmpc_for_static_init_8u, STATIC_INIT_8U)     \
     X(10, __kmpc_dispatch_init_4, DISPATCH_INIT_4)      \
     X(11, __kmpc_dispatch_init_4u, DISPATCH_INIT_4U)    \
     X(12, __kmpc_dispatch_init_8, DISPATCH_INIT_8)      \
@@ -134,6 +137,8 @@
 #define OM_ABI_TEAM_FN 40
 #define OM_ABI_TEAM_REGS 56
 #define OM_ABI_TEAM_STACK 64
+/* Where om_abi_hot (om_abi.c) keeps the real __kmpc_fork_call. */
+#define OM_ABI_HOT_REAL_FORK 24
 #define OM_FORK_TRAMPOLINE 0
 #define OM_FORK_PROGRAM 1
 #define OM_FORK_ALONE 2

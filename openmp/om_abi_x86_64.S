@@ -70,7 +70,7 @@ w___kmpc_fork_call:
         movl    $1, %esi
         movq    %rsp, %rcx
         xorl    %eax, %eax
-        call    *om_abi_real_fork(%rip)
+        call    *om_abi_hot+OM_ABI_HOT_REAL_FORK(%rip)
         movq    -64(%rbp), %rax
         testq   %rax, %rax
         jnz     5f
@@ -93,7 +93,7 @@ w___kmpc_fork_call:
         movq    -40(%rbp), %r8
         movq    -32(%rbp), %r9
         xorl    %eax, %eax
-        call    *om_abi_real_fork(%rip)
+        call    *om_abi_hot+OM_ABI_HOT_REAL_FORK(%rip)
         movq    -64(%rbp), %rax
         testq   %rax, %rax
         jz      6f

@@ -13,7 +13,7 @@
 
 /* As in om_facade_omp.c, for gcc's region, loop and barrier entry points
  * (om_abi.h's OM_ABI_GOMP list, each in its node in libgomp.map). */
-__attribute__((visibility("hidden"))) void *om_facade_slots[OM_ABI_GOMP_N];
+__attribute__((visibility("hidden"), aligned(64))) void *om_facade_slots[OM_ABI_GOMP_N];
 
 /* As in om_facade_omp.c. */
 OMPNUMA_EXPORT struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,

@@ -10,7 +10,7 @@
  * slot here, in node VERSION (libomp.map) where clang programs bind them.
  * libompnuma fills the slots. ompnuma is no OMPT tool here: the runtime
  * starts the one it would start on stock, or none. */
-__attribute__((visibility("hidden"))) void *om_facade_slots[OM_ABI_OMP_N];
+__attribute__((visibility("hidden"), aligned(64))) void *om_facade_slots[OM_ABI_OMP_N];
 
 /* Before any library that calls OpenMP is initialized: those depend on this
  * one (their libomp.so.5). */

@@ -2,6 +2,7 @@
 #ifndef OMPNUMA_OM_TEAM_H
 #define OMPNUMA_OM_TEAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <omp-tools.h>
 
@@ -53,41 +54,61 @@ typedef struct om_abi_team {
                                         members' first chunks come without (0: not one) */
 } om_abi_team_t;
 
-/* Per OpenMP thread: the runtime's record, the OMPT bookkeeping (the OMPT
- * route) and the ABI route's (om_abi.c). */
+/* Per OpenMP thread: the ABI route's per-fork words (om_abi.c), the
+ * runtime's record, the OMPT bookkeeping (the OMPT route) and the rest of
+ * the ABI route's. The fork of a settled region reads one cache line of
+ * it: the words below and the head of rt (rt_thread.h). */
 typedef struct om_thread {
-    rt_thread_t    rt;                    /* first: rt_thread_current() is this record */
+    /* ABI route: num_threads pushed for the thread's next parallel construct
+     * (0 none); whether it is a pool worker, and runs as primary a team whose
+     * members have no events (om_abi.c, "members idle"). */
+    _Alignas(64) int pending_nt;
+    int            worker;                /* it ran a team as a member other than the primary */
+    int            fast_open;             /* 1: it runs a team whose members have no events */
+    rt_thread_t    rt;                    /* rt_thread_current() is this record (om_thread_of) */
     om_team_data_t team[RT_MAX_DEPTH];    /* teams this thread encountered, by level */
     om_team_data_t initial;               /* the initial task's implicit parallel region */
     om_team_data_t league;                /* a teams construct's league */
     om_team_data_t deep;                  /* teams nested deeper than RT_MAX_DEPTH */
     rt_region_t   *ended;                 /* region whose primary implicit task just ended */
-    /* ABI route: num_threads pushed for the thread's next parallel construct
-     * (0 none); whether it is a pool worker, and runs as primary a team whose
-     * members have no events (om_abi.c, "members idle"); the increment of the
-     * gcc loop it runs (its chunks' size);
+    /* ABI route: the increment of the gcc loop it runs (its chunks' size);
      * the teams it began with GOMP_parallel*_start, by level, until
      * GOMP_parallel_end, and which of those it passed on unwrapped (bit k:
      * the k-th still open, LIFO). */
-    int            pending_nt;
-    int            worker;                /* it ran a team as a member other than the primary */
-    int            fast_open;             /* 1: it runs a team whose members have no events */
     long long      gomp_incr;
     unsigned       gomp_open;
     uint64_t       gomp_plain;
     om_abi_team_t  gomp[RT_MAX_DEPTH];
 } om_thread_t;
+_Static_assert(offsetof(om_thread_t, rt) + offsetof(rt_thread_t, seen) + sizeof(rt_seen_t) <= 64,
+               "a settled outermost region's fork reads one line of its thread's record");
+_Static_assert((offsetof(om_thread_t, rt) + offsetof(rt_thread_t, level)) % sizeof(rt_level_t) == 0,
+               "a level's record does not straddle two lines");
 
 /* The calling thread's record, created at its first event (cold: one
  * allocation per thread); NULL when memory ran out. om_thread_end: the
  * thread ends (its record goes; regions drop it as a member). */
 om_thread_t *om_thread_create(void);
 void om_thread_end(om_thread_t *t);
+
+/* The record of a thread's rt_thread_t (NULL for NULL), and the calling
+ * thread's (NULL before its first event). */
+static inline om_thread_t *om_thread_of(rt_thread_t *rt)
+{
+    return rt ? (om_thread_t *)(void *)((char *)rt - offsetof(om_thread_t, rt)) : NULL;
+}
+
+static inline om_thread_t *om_thread_current(void)
+{
+    return om_thread_of(rt_thread_current());
+}
+
 static inline om_thread_t *om_thread_self(void)
 {
-    om_thread_t *t = (om_thread_t *)rt_thread_current();
+    om_thread_t *t = om_thread_current();
     return t ? t : om_thread_create();
 }
+
 /* The ABI route: records go when their thread exits (a thread-specific key). */
 void om_thread_end_at_exit(void);
 

@@ -25,7 +25,7 @@ void om_thread_end_at_exit(void)
 
 __attribute__((noinline, cold)) om_thread_t *om_thread_create(void)
 {
-    om_thread_t *t = malloc(sizeof *t);
+    om_thread_t *t = aligned_alloc(_Alignof(om_thread_t), sizeof *t);
     if (!t)
         return NULL;
     memset(t, 0, sizeof *t);

@@ -36,7 +36,7 @@ static void on_thread_end(ompt_data_t *thread_data)
 {
     OM_CHAIN(ompt_callback_thread_end, ompt_callback_thread_end_t, thread_data);
     /* The struct goes with the thread: regions drop their member pointers to it. */
-    om_thread_end((om_thread_t *)rt_thread_current());
+    om_thread_end(om_thread_current());
 }
 
 /*
@@ -102,7 +102,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     } else if (d < RT_MAX_DEPTH) {
         if (__builtin_expect(!__atomic_load_n(&binding_told, __ATOMIC_RELAXED), 0))
             tell_binding();
-        int slot = d > 0 ? thr->rt.slot[d - 1] : -1;
+        int slot = d > 0 ? thr->rt.level[d - 1].slot : -1;
         t = &thr->team[d];
         word = team_word(rt_event_parallel_begin(&thr->rt, codeptr_ra, (int)requested, t), slot);
     } else {
@@ -152,8 +152,8 @@ __attribute__((noinline)) static void implicit_task_begin(om_thread_t *thr, ompt
 __attribute__((noinline)) static void implicit_task_end(om_thread_t *thr)
 {
     int d = thr->rt.depth - 1;
-    if (d >= 0 && d < RT_MAX_DEPTH && thr->rt.index[d] == 0)
-        thr->ended = thr->rt.region[d];
+    if (d >= 0 && d < RT_MAX_DEPTH && thr->rt.level[d].index == 0)
+        thr->ended = thr->rt.level[d].region;
     rt_event_task_end(&thr->rt);
 }
 
@@ -190,7 +190,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              ompt_data_t *task_data, unsigned int actual_parallelism, unsigned int index,
                              int flags)
 {
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if ((flags & ompt_task_initial) || om_chain_user[ompt_callback_implicit_task] || !thr) {
         implicit_task_rare(endpoint, parallel_data, task_data, actual_parallelism, index, flags);
         return;
@@ -210,7 +210,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
      * for slower ones says nothing of how fast it runs where it is. */
     if (waits_read && kind != ompt_sync_region_taskwait && kind != ompt_sync_region_taskgroup &&
         kind != ompt_sync_region_reduction) {
-        om_thread_t *thr = (om_thread_t *)rt_thread_current();
+        om_thread_t *thr = om_thread_current();
         if (thr)
             rt_event_wait(&thr->rt, endpoint == ompt_scope_begin);
     }
@@ -219,7 +219,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
      * runs: a primary with a loop open, nothing else. */
     if (endpoint == ompt_scope_end) {
         if (kind == ompt_sync_region_barrier_implicit_workshare || kind == ompt_sync_region_barrier_explicit) {
-            om_thread_t *thr = (om_thread_t *)rt_thread_current();
+            om_thread_t *thr = om_thread_current();
             if (thr && thr->rt.ws)
                 rt_event_loop_barrier_end(&thr->rt);
         }
@@ -261,7 +261,7 @@ static void on_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_
     if (kind != ompt_work_loop && kind != ompt_work_loop_static && kind != ompt_work_loop_dynamic &&
         kind != ompt_work_loop_guided && kind != ompt_work_loop_other)
         return;
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (!thr)
         return;
     if (endpoint == ompt_scope_begin)
@@ -277,7 +277,7 @@ static void on_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data, ompt
 {
     OM_CHAIN(ompt_callback_dispatch, ompt_callback_dispatch_t, om_user_data(parallel_data), task_data, kind,
              instance);
-    om_thread_t *thr = (om_thread_t *)rt_thread_current();
+    om_thread_t *thr = om_thread_current();
     if (!thr)
         return;
     uint64_t units = 1;

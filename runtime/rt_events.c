@@ -32,10 +32,10 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
      * last sight at this level. */
     rt_region_t *r = rt_seen_at(thr, d, codeptr, requested);
     if (!r) {
-        rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
+        rt_region_t *parent = d > 0 ? thr->level[d - 1].region : NULL;
         if (parent && !__atomic_load_n(&parent->nested, __ATOMIC_RELAXED))
             __atomic_store_n(&parent->nested, 1, __ATOMIC_RELAXED);
-        int pindex = d > 0 ? thr->index[d - 1] : -1;
+        int pindex = d > 0 ? thr->level[d - 1].index : -1;
         r = rt_region_get(codeptr, size, parent, pindex);
         if (r)
             rt_seen_put(thr, d, (rt_seen_t){.codeptr = codeptr, .parent = parent, .region = r,
@@ -49,6 +49,10 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
     if (r && rt_conf->cache_path[0] && !__atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED) &&
         !__atomic_exchange_n(&r->cache_checked, 1, __ATOMIC_ACQ_REL))
         rt_cache_start(r);
+    /* From now on a fork may find it from its last sight (rt_event_parallel_met). */
+    if (r && rt_conf->mode != RT_MODE_BUBBLE && !__atomic_load_n(&r->met, __ATOMIC_RELAXED) &&
+        (!rt_conf->cache_path[0] || __atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED)))
+        __atomic_store_n(&r->met, 1, __ATOMIC_RELAXED);
     if (rt_conf->mode == RT_MODE_BUBBLE)
         rt_bubble_refresh();
     /* A team that came out smaller last time is measured as the smaller one. */
@@ -118,7 +122,7 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
         rt_monitor_team_begin(r);
     int bubble = rt_conf->mode == RT_MODE_BUBBLE;
     if (bubble)
-        __atomic_store_n(&r->pin_cpu[index], bubble_cpu(r, d, index, master_slot, &thr->slot[d]), __ATOMIC_RELAXED);
+        __atomic_store_n(&r->pin_cpu[index], bubble_cpu(r, d, index, master_slot, &thr->level[d].slot), __ATOMIC_RELAXED);
     if (r->pins_applied) {
         int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
         /* A rolled-back move: back through the CPU it ran on before it (once). */
@@ -147,10 +151,10 @@ int rt_event_barriers_read(void)
 /* A timed execution's busy time of thread d's level, into its slot. */
 void rt_event_barrier_record(rt_thread_t *thr, int d)
 {
-    rt_region_t *r = thr->region[d];
-    int i = thr->index[d];
+    rt_region_t *r = thr->level[d].region;
+    int i = thr->level[d].index;
     if (r && i < r->team_size)
-        __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->t_begin[d], __ATOMIC_RELAXED);
+        __atomic_store_n(&r->slot[i].busy_last, rt_now_ns() - thr->level[d].t_begin, __ATOMIC_RELAXED);
 }
 
 /* Whether an outermost region's primary keeps the region's CPU in the serial
@@ -171,10 +175,10 @@ void rt_event_openmp_binding(int bound)
 /* A task end that stops the monitor's team or gives the primary its mask back. */
 void rt_event_task_end_rest(rt_thread_t *thr, int d)
 {
-    if (d == 0 && thr->index[0] == 0 && thr->region[0] && rt_conf->migrate != RT_MIGRATE_OFF)
+    if (d == 0 && thr->level[0].index == 0 && thr->level[0].region && rt_conf->migrate != RT_MIGRATE_OFF)
         rt_monitor_team_end();
     /* A region without an implicit barrier event (rare paths) ends its busy time here. */
-    if (!thr->arrived[d])
+    if (!thr->level[d].arrived)
         rt_event_barrier_arrive(thr);
     /* The primary returns to serial code (or to its outer region) with the
      * mask it had, whoever moved it for the region (the loop, update_hints,
@@ -183,12 +187,12 @@ void rt_event_task_end_rest(rt_thread_t *thr, int d)
      * code, where the primary stays: the next execution then starts where
      * it is, with no system call (an inner team's primary always goes back
      * to its outer region's CPU: its region runs on). */
-    if (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0 &&
+    if (thr->level[d].index == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0 &&
         __atomic_load_n(&thr->place.last_mover, __ATOMIC_RELAXED) != RT_MOVER_MONITOR &&
         !(d == 0 && __atomic_load_n(&primary_stays, __ATOMIC_RELAXED))) {
         int outer = -1;
-        if (d > 0 && thr->region[d - 1] && thr->region[d - 1]->pins_applied)
-            outer = thr->region[d - 1]->pin_cpu[thr->index[d - 1]];
+        if (d > 0 && thr->level[d - 1].region && thr->level[d - 1].region->pins_applied)
+            outer = thr->level[d - 1].region->pin_cpu[thr->level[d - 1].index];
         rt_affinity_move(&thr->place, outer, rt_conf->mode == RT_MODE_BUBBLE ? RT_MOVER_BUBBLE : RT_MOVER_LOOP);
     }
 }
@@ -556,8 +560,8 @@ void rt_event_loop_begin(rt_thread_t *thr, const void *codeptr)
 {
     if (thr->depth != 1)
         return;
-    rt_region_t *r = thr->region[0];
-    int i = thr->index[0];
+    rt_region_t *r = thr->level[0].region;
+    int i = thr->level[0].index;
     if (i != 0)
         thr->ws = NULL;
     if (!r || i >= r->team_size || r->executions || r->outcome != RT_OUTCOME_SAMPLING)
@@ -582,10 +586,10 @@ void rt_event_loop_end(rt_thread_t *thr)
     rt_region_t *c = thr->ws;
     if (!c)
         return;
-    int i = thr->index[0];
+    int i = thr->level[0].index;
     /* A loop the thread began and never ended (cancelled, or the entry
      * points switched back to the runtime meanwhile) is not this one. */
-    if (thr->depth < 1 || !thr->region[0] || c->parent_id != thr->region[0]->id || i >= c->team_size) {
+    if (thr->depth < 1 || !thr->level[0].region || c->parent_id != thr->level[0].region->id || i >= c->team_size) {
         thr->ws = NULL;
         return;
     }
@@ -599,6 +603,6 @@ void rt_event_loop_end(rt_thread_t *thr)
 
 void rt_event_loop_barrier_end(rt_thread_t *thr)
 {
-    if (thr->ws && thr->depth == 1 && thr->index[0] == 0)
+    if (thr->ws && thr->depth == 1 && thr->level[0].index == 0)
         loop_close(thr, thr->ws_timed);
 }

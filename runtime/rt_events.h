@@ -117,8 +117,7 @@ static inline __attribute__((always_inline)) rt_region_t *rt_event_parallel_met(
     rt_region_t *r = d < RT_MAX_DEPTH ? rt_seen_at(thr, d, codeptr, requested) : NULL;
     rt_region_t *m = r && r->redirect ? r->redirect : r;
     if (r && (!m->measuring || (ask_resting && m->resting && rt_event_resting(m))) &&
-        rt_conf->mode != RT_MODE_BUBBLE &&
-        (!rt_conf->cache_path[0] || __atomic_load_n(&r->cache_checked, __ATOMIC_RELAXED)))
+        __atomic_load_n(&r->met, __ATOMIC_RELAXED))
         return r;
     return NULL;
 }
@@ -139,11 +138,11 @@ static inline rt_region_t *rt_event_parallel_begin(rt_thread_t *thr, const void 
  * the key of a team forked inside names (rt_seen_at). */
 static inline void rt_event_level_set(rt_thread_t *thr, int d, rt_region_t *r, int index, int timed)
 {
-    thr->region[d] = r;
-    thr->index[d] = index;
-    thr->arrived[d] = 0;
-    thr->timed[d] = timed;
-    thr->slot[d] = -1;
+    thr->level[d].region = r;
+    thr->level[d].index = index;
+    thr->level[d].arrived = 0;
+    thr->level[d].timed = timed;
+    thr->level[d].slot = -1;
 }
 
 static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int index, int master_slot, int timed,
@@ -161,16 +160,16 @@ static inline void rt_event_task_begin(rt_thread_t *thr, rt_region_t *r, int ind
         (d == 0 && index == 0 && rt_conf->migrate != RT_MIGRATE_OFF))
         rt_event_task_begin_rest(thr, r, d, index, master_slot, team);
     if (timed)
-        thr->t_begin[d] = rt_now_ns();
+        thr->level[d].t_begin = rt_now_ns();
 }
 
 static inline void rt_event_barrier_arrive(rt_thread_t *thr)
 {
     int d = thr->depth - 1;
-    if (d < 0 || d >= RT_MAX_DEPTH || thr->arrived[d])
+    if (d < 0 || d >= RT_MAX_DEPTH || thr->level[d].arrived)
         return;
-    thr->arrived[d] = 1;
-    if (thr->timed[d])
+    thr->level[d].arrived = 1;
+    if (thr->level[d].timed)
         rt_event_barrier_record(thr, d);
 }
 
@@ -186,14 +185,14 @@ static inline void rt_event_task_end(rt_thread_t *thr)
     __atomic_store_n(&thr->work, thr->work + 1, __ATOMIC_RELAXED);
     if (d >= RT_MAX_DEPTH)
         return;
-    if ((d == 0 && thr->index[0] == 0 && thr->region[0] && rt_conf->migrate != RT_MIGRATE_OFF) ||
-        (thr->index[d] == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0)) {
+    if ((d == 0 && thr->level[0].index == 0 && thr->level[0].region && rt_conf->migrate != RT_MIGRATE_OFF) ||
+        (thr->level[d].index == 0 && __atomic_load_n(&thr->place.pinned_cpu, __ATOMIC_RELAXED) >= 0)) {
         rt_event_task_end_rest(thr, d);
         return;
     }
     /* A region without an implicit barrier event (rare paths) ends its busy
      * time here; an untimed one has none to end. */
-    if (!thr->arrived[d] && thr->timed[d])
+    if (!thr->level[d].arrived && thr->level[d].timed)
         rt_event_barrier_arrive(thr);
 }
 

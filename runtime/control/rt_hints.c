@@ -33,7 +33,7 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
 {
     rt_thread_t *thr = rt_thread_current();
     int d = thr ? thr->depth - 1 : -1;
-    rt_region_t *r = (d >= 0 && d < RT_MAX_DEPTH) ? thr->region[d] : NULL;
+    rt_region_t *r = (d >= 0 && d < RT_MAX_DEPTH) ? thr->level[d].region : NULL;
     if (!r || r->team_size != team_size || !rt_mach->ok) {
         errno = EINVAL; /* not inside a parallel region ompnuma measured */
         return -1;

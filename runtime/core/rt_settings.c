@@ -938,16 +938,15 @@ void rt_settings_parse(rt_settings_t *s, const char *placement, const char *repo
     }
 }
 
-static rt_settings_t resolved;
-const rt_settings_t *const rt_conf = &resolved;
+rt_settings_t rt_settings_resolved_;
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
 static void resolve(void)
 {
-    rt_settings_parse(&resolved, getenv("OMP_PLACEMENT"), getenv("OMP_PLACEMENT_REPORT"),
+    rt_settings_parse(&rt_settings_resolved_, getenv("OMP_PLACEMENT"), getenv("OMP_PLACEMENT_REPORT"),
                       getenv("OMP_PLACEMENT_VERBOSE"), getenv("OMP_PLACEMENT_DISPLAY_ENV"),
                       getenv("OMP_PLACEMENT_MPI"));
-    rt_log_verbosity = resolved.verbose;
+    rt_log_verbosity = rt_settings_resolved_.verbose;
 }
 
 void rt_settings_init(void)
@@ -957,8 +956,8 @@ void rt_settings_init(void)
 
 void rt_settings_switch_off(void)
 {
-    resolved.mode = RT_MODE_OFF;
-    resolved.migrate = RT_MIGRATE_OFF;
+    rt_settings_resolved_.mode = RT_MODE_OFF;
+    rt_settings_resolved_.migrate = RT_MIGRATE_OFF;
 }
 
 void rt_settings_format(const rt_settings_t *s, char *buf, size_t len)

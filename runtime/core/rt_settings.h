@@ -87,14 +87,16 @@ typedef struct rt_mpi_settings {
 } rt_mpi_settings_t;
 
 typedef struct rt_settings {
+    /* What a region's fork reads (rt_events.h), first: one cache line. */
     rt_mode_t        mode;
+    rt_migrate_t     migrate;        /* imar2: the monitor runs (alone in RT_MODE_MONITOR) */
+    char             cache_path[PATH_MAX]; /* placement cache ("" none): decisions kept between runs */
     pl_policy_t      policy;         /* inside a team, where a TNT exists */
     pl_bubble_sched_t scheduler;     /* cache or memory, for bubble */
     int              sample;         /* executions sampled before deciding */
     double           numa_factor;    /* 0 = auto (from the distance matrix) */
     rt_source_t      source;
     char             replay_path[PATH_MAX];
-    char             cache_path[PATH_MAX]; /* placement cache ("" none): decisions kept between runs */
     int              emu_tag;        /* tag sampled executions for the emulated-NUMA plugin's counts */
     int              verify;         /* measure after a move and roll back if slower */
     int              loops;          /* a region's repeating worksharing loops are placed inside
@@ -108,7 +110,6 @@ typedef struct rt_settings {
     rt_report_mode_t report;
     char             report_path[PATH_MAX];
     int              verbose;        /* 0, 1 decisions, 2 every event of interest */
-    rt_migrate_t     migrate;        /* imar2: the monitor runs (alone in RT_MODE_MONITOR) */
     double           period_ms;      /* IMAR2's shortest period (ms) */
     double           period_max_ms;  /* its longest (ms), >= period_ms */
     double           ratio;          /* rollback when the total performance falls below ratio x the previous */
@@ -125,9 +126,11 @@ typedef struct rt_settings {
  * The process's settings, resolved once from the environment by
  * rt_settings_init (idempotent, thread-safe) and never changed afterwards,
  * with one exception made at start-up only: rt_settings_switch_off when the
- * machine has no usable topology. Read them through rt_conf.
+ * machine has no usable topology. Read them through rt_conf: a constant
+ * address, so a read costs no load of a pointer (nor its cache line).
  */
-extern const rt_settings_t *const rt_conf;
+extern rt_settings_t rt_settings_resolved_; /* written by rt_settings.c alone */
+static const rt_settings_t *const rt_conf = &rt_settings_resolved_;
 void rt_settings_init(void);
 void rt_settings_switch_off(void);
 

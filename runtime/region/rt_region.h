@@ -3,6 +3,7 @@
 #define OMPNUMA_RT_REGION_H
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -59,64 +60,74 @@ typedef struct rt_slot {
  * workers' writes visible.
  */
 typedef struct rt_region {
-    /* Read by every team member at every execution; written only when the
-     * region is created or changes phase. Kept apart from the fields below,
-     * which the primary writes at every execution, so members do not miss
-     * in cache on lines the primary just wrote. */
-    const void *codeptr;
-    int         team_size;
-    int         id;
-    int         parent_id;      /* -1 for an outermost region */
-    int         parent_index;   /* the number, in its parent's team, of the thread that forks
-                                   this team (-1 outermost, and for a construct) */
-    int         level;          /* nesting level, 1 = outermost parallel */
-    rt_slot_t  *slot;           /* [team_size] each thread's hot slot */
-    int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
-    int         *back_cpu;      /* [team_size] after a rollback: the CPU thread i ran on before
-                                   the move, which it goes back through at its next begin
-                                   (rt_affinity_return); -1 none. Thread i clears its own */
-    int          construct;     /* a worksharing loop of its parent's team, placed inside the
-                                   parent's execution (rt_region_construct), not a team of its own */
-    pid_t       *tid;           /* construct: [team_size] the team's threads, for its source */
-    int          measuring;     /* 1: counters on (sampling), 0: timing only */
-    int          quiet;         /* settled, and no drift is looked for (rt_loop.c): timed
-                                   rarely (rt_region_timed) */
-    int          pins_applied;  /* 0 in dry-run mode */
+    /* Read by every team member at every execution, and by the primary's
+     * fork of a settled region (the first line: a fork whose program swept
+     * more than the cache since the last one misses on each line it reads);
+     * written only when the region is created or changes phase. Kept apart
+     * from the fields below, which the primary writes at every execution, so
+     * members do not miss in cache on lines the primary just wrote. */
+    const void  *codeptr;
     struct rt_region *redirect; /* the record of the team that really ran when it was
                                    smaller than this (requested) size, or NULL */
-    uint64_t    *tnt;           /* [team_size * nnodes] references sampled (the counter
-                                   source fills it through rt_loop_sample) */
-    int          confirming;    /* 1 while a kept move is sampled again (rt_loop.c) */
-    int         *seen_cpu;      /* [team_size] CPU each thread ran on while its TNT was sampled */
-    int          nested;        /* a team was forked inside it (set once, by the forking member):
-                                   its members' own records of it are needed (rt_events.h) */
-    int          cache_checked; /* the placement cache was asked for this region (atomic) */
+    rt_slot_t   *slot;          /* [team_size] each thread's hot slot */
+    int          team_size;
+    int          measuring;     /* 1: counters on (sampling), 0: timing only */
     int          resting;       /* sampling, and the source waits (RT_SOURCE_WAITS) by time until
                                    its next reading, or until its budget allows an arming:
                                    executions that need nothing from the team run as settled
                                    untimed ones; the encountering thread asks the source before
                                    each fork (rt_event_parallel_seen), a loop's primary before
                                    each execution (rt_event_loop_begin) */
+    int          quiet;         /* settled, and no drift is looked for (rt_loop.c): timed
+                                   rarely (rt_region_timed) */
+    int          pins_applied;  /* 0 in dry-run mode */
+    int          nested;        /* a team was forked inside it (set once, by the forking member):
+                                   its members' own records of it are needed (rt_events.h) */
+    int          met;           /* a fork may take it from its thread's last sight at its level
+                                   (rt_event_parallel_met): its first sight's work is done (the
+                                   placement cache asked), and bubbles do not place it (atomic) */
     int          blind;         /* not sampled: the counter source could add nothing when the
                                    region came (rt_counters_blind); when it could (an attach),
                                    measuring is set and the next fork begins a sampling phase
                                    (rt_loop_source_sees) */
+    int          id;
+    int          construct;     /* a worksharing loop of its parent's team, placed inside the
+                                   parent's execution (rt_region_construct), not a team of its own */
+    /* The rest of what members read (past the first line). */
+    int          cache_checked; /* the placement cache was asked for this region (atomic) */
+    int          confirming;    /* 1 while a kept move is sampled again (rt_loop.c) */
+    int          parent_id;     /* -1 for an outermost region */
+    int          parent_index;  /* the number, in its parent's team, of the thread that forks
+                                   this team (-1 outermost, and for a construct) */
+    int          level;         /* nesting level, 1 = outermost parallel */
+    int         *pin_cpu;       /* [team_size] CPU each thread pins to, -1 none */
+    int         *back_cpu;      /* [team_size] after a rollback: the CPU thread i ran on before
+                                   the move, which it goes back through at its next begin
+                                   (rt_affinity_return); -1 none. Thread i clears its own */
+    pid_t       *tid;           /* construct: [team_size] the team's threads, for its source */
+    uint64_t    *tnt;           /* [team_size * nnodes] references sampled (the counter
+                                   source fills it through rt_loop_sample) */
+    int         *seen_cpu;      /* [team_size] CPU each thread ran on while its TNT was sampled */
 
-    /* Written by the primary at the end of every execution. */
+    /* Written by the primary at the end of every execution; the fork of a
+     * settled region reads its first fields (one line). */
     _Alignas(64) int ending;    /* a primary is doing this record's end-of-region work */
+    rt_outcome_t outcome;       /* where the placement loop is (rt_loop.c) */
     uint64_t    executions;
+    int          source_waits;  /* ... and its next reading is not due yet (RT_SOURCE_WAITS) */
+    int          source_pending;/* a source sampled by time has its window open: the phase
+                                   goes on whatever the execution count */
     uint64_t    timed_executions; /* executions whose threads read the clock (see rt_region_timed) */
     uint64_t   *busy_sum;       /* [team_size] ns, all executions */
     uint64_t    cp_sum;         /* sum of critical paths (ns) */
     uint64_t    cp_min, cp_max;
-    rt_outcome_t outcome;       /* where the placement loop is (rt_loop.c) */
-    int          source_waits;  /* ... and its next reading is not due yet (RT_SOURCE_WAITS) */
-    int          source_pending;/* a source sampled by time has its window open: the phase
-                                   goes on whatever the execution count */
     uint64_t     repins;        /* re-pins threads made entering this region */
     int          refs_seen;     /* an execution's sampling added references (atomic): the
                                    migration monitor's evidence (rt_monitor.h) */
 } rt_region_t;
+_Static_assert(offsetof(rt_region_t, construct) + sizeof(int) <= 64 &&
+                   offsetof(rt_region_t, source_pending) + sizeof(int) <= offsetof(rt_region_t, ending) + 64,
+               "a settled region's fork reads two lines of its record");
 
 /* The placement loop's state of a region is its own (rt_loop.c): it is
  * told of each new record, before the record is published, and may

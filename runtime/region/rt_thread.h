@@ -28,27 +28,42 @@ typedef struct rt_seen {
     int                parent_index;
 } rt_seen_t;
 
+/* A thread's record of one level of regions it is in: what its task's
+ * begin sets and its end reads (one half of a cache line; a team forked
+ * inside reads its parent's key, region and index, here). */
+typedef struct rt_level {
+    rt_region_t *region;
+    int          index;    /* the thread's number in the region's team */
+    int          arrived;  /* at the region's barrier */
+    int          timed;    /* this execution is timed */
+    int          slot;     /* this thread's slot in its bubble tree, -1 none */
+    uint64_t     t_begin;  /* when its task began (timed executions) */
+} rt_level_t;
+_Static_assert(sizeof(rt_level_t) == 32, "two levels a cache line");
+
 /* Per OpenMP thread. The OpenMP layer embeds it in its own per-thread
  * record (with the OMPT bookkeeping) and registers it as the calling
- * thread's with rt_thread_set_current. */
+ * thread's with rt_thread_set_current.
+ *
+ * What the fork of a settled outermost region reads comes first: depth,
+ * counting, ws and the last sight at level 0, 48 bytes, which the OpenMP
+ * layer's record puts in one cache line with its own per-fork words (a
+ * program that sweeps more than the cache between its regions finds none
+ * of its lines there: each one the fork reads is a miss). */
 typedef struct rt_thread {
-    int          gtid;            /* ompnuma's thread number, from 0 */
-    rt_place_t   place;           /* where ompnuma moved it (os/rt_affinity.h) */
-    int          last_cpu;        /* CPU the last region it entered gave it, -1 none */
     int          depth;           /* regions entered (stack below) */
-    rt_region_t *region[RT_MAX_DEPTH];
-    int          index[RT_MAX_DEPTH];
-    uint64_t     t_begin[RT_MAX_DEPTH];
-    int          arrived[RT_MAX_DEPTH];
-    int          timed[RT_MAX_DEPTH];   /* this execution is timed */
-    int          slot[RT_MAX_DEPTH];    /* this thread's slot in its bubble tree, -1 none */
     /* Bit d: the counter source may still hold something of a team this
      * thread forked at level d: set when it begins the source for one, or
      * when a region end at that level finds the source not done with its
      * region; cleared when one finds it done. A settled region's end skips
      * the source when the bit is clear. */
     unsigned     counting;
+    rt_region_t *ws;              /* the worksharing loop it is in (below, with the loops' fields) */
     rt_seen_t    seen[RT_MAX_DEPTH][RT_SEEN_WAYS];
+    rt_level_t   level[RT_MAX_DEPTH]; /* the regions it is in (depth of them), outermost first */
+    int          gtid;            /* ompnuma's thread number, from 0 */
+    rt_place_t   place;           /* where ompnuma moved it (os/rt_affinity.h) */
+    int          last_cpu;        /* CPU the last region it entered gave it, -1 none */
     /* Work units done (implicit tasks ended, loop iterations dispatched to
      * it): written by the thread alone, in its own record, read by the
      * migration monitor once per period (control/rt_monitor.c). */
@@ -61,10 +76,10 @@ typedef struct rt_thread {
     uint64_t     wait_since;
     /* A worksharing loop placed inside its region's first execution
      * (rt_events.c): the one this thread is in, whether and when its work
-     * began on the clock; for a team's primary also the loops begun so far
-     * in that execution of ws_within, to see which repeat, and those of
-     * them that wait for their source (bit k: ws_seen[k]). */
-    rt_region_t       *ws;
+     * began on the clock (ws, at the top); for a team's primary also the
+     * loops begun so far in that execution of ws_within, to see which
+     * repeat, and those of them that wait for their source (bit k:
+     * ws_seen[k]). */
     int                ws_timed;
     uint64_t           ws_begin;
     const rt_region_t *ws_within;
@@ -88,8 +103,8 @@ _Static_assert(RT_WS_SEEN <= 64, "ws_waiting has a bit per ws_seen entry");
  * key's compare. */
 static inline rt_region_t *rt_seen_at(const rt_thread_t *thr, int d, const void *codeptr, int requested)
 {
-    const rt_region_t *parent = d > 0 ? thr->region[d - 1] : NULL;
-    int pindex = d > 0 ? thr->index[d - 1] : -1;
+    const rt_region_t *parent = d > 0 ? thr->level[d - 1].region : NULL;
+    int pindex = d > 0 ? thr->level[d - 1].index : -1;
     for (int w = 0; w < RT_SEEN_WAYS; w++) {
         const rt_seen_t *seen = &thr->seen[d][w];
         if (seen->codeptr == codeptr && seen->requested == requested && seen->parent == parent &&

@@ -40,8 +40,8 @@ static void *worker(void *arg)
     static rt_thread_t thr;
     rt_thread_init(&thr, 1);
     thr.depth = 1;
-    thr.region[0] = outer;
-    thr.index[0] = 1;
+    thr.level[0].region = outer;
+    thr.level[0].index = 1;
     rt_event_loop_begin(&thr, (const void *)the_loop);
     cpu_set_t now;
     int cpu = -1;
