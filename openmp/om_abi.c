@@ -65,6 +65,10 @@ static void *real_omp[OM_ABI_OMP_N], *real_gomp[OM_ABI_GOMP_N];
 static void **slots[OM_FACADE_COUNT];
 #define REAL_OMP(i, type) ((type)real_omp[i])
 #define REAL_GOMP(i, type) ((type)real_gomp[i])
+/* Each entry point's slot by its name (I___kmpc_barrier, I_GOMP_barrier). */
+#define SLOT_INDEX(i, name, shape) I_##name = i,
+enum { OM_ABI_OMP(SLOT_INDEX) };
+enum { OM_ABI_GOMP(SLOT_INDEX) };
 
 /* The real runtime's mapping: it calls a few of these entry points itself,
  * through its PLT (__kmp_fork_call serializes a team through
@@ -574,7 +578,7 @@ static void w___kmpc_fork_call_if(void *loc, int32_t argc, void *microtask, int3
     const void *site = CALL_SITE();
     om_thread_t *thr;
     if (!active() || !(thr = om_thread_self())) {
-        REAL_OMP(1, fn_t)(loc, argc, microtask, cond, args);
+        REAL_OMP(I___kmpc_fork_call_if, fn_t)(loc, argc, microtask, cond, args);
         return;
     }
     void *regs[3] = {args, NULL, NULL};
@@ -582,13 +586,13 @@ static void w___kmpc_fork_call_if(void *loc, int32_t argc, void *microtask, int3
     int how = team_begin(thr, &t, site, cond ? 0 : 1, RUNS_PROGRAM | RUNS_ALONE);
     if (how != TEAM_TRAMPOLINE) {
         if (how == TEAM_ALONE)
-            REAL_OMP(1, fn_t)(loc, 1, (void *)om_abi_microtask_alone, cond, &t);
+            REAL_OMP(I___kmpc_fork_call_if, fn_t)(loc, 1, (void *)om_abi_microtask_alone, cond, &t);
         else
-            REAL_OMP(1, fn_t)(loc, argc, microtask, cond, args);
+            REAL_OMP(I___kmpc_fork_call_if, fn_t)(loc, argc, microtask, cond, args);
         direct_end(thr, how);
         return;
     }
-    REAL_OMP(1, fn_t)(loc, 1, (void *)om_abi_microtask, cond, &t);
+    REAL_OMP(I___kmpc_fork_call_if, fn_t)(loc, 1, (void *)om_abi_microtask, cond, &t);
     team_end(thr, &t);
 }
 
@@ -652,7 +656,7 @@ static void open_begin(om_thread_t *thr, om_abi_team_t *t, void *fn, void *data,
 
 static __attribute__((noinline)) void serialized_begin(void *loc, int32_t gtid, const void *site)
 {
-    REAL_OMP(2, void (*)(void *, int32_t))(loc, gtid);
+    REAL_OMP(I___kmpc_serialized_parallel, void (*)(void *, int32_t))(loc, gtid);
     om_thread_t *thr;
     if (!active() || !(thr = om_thread_self()))
         return;
@@ -669,7 +673,7 @@ static __attribute__((noinline)) void serialized_end(void *loc, int32_t gtid)
     om_abi_team_t *t = thr ? open_pop(thr) : NULL;
     if (t)
         member_end(thr, t);
-    REAL_OMP(3, void (*)(void *, int32_t))(loc, gtid);
+    REAL_OMP(I___kmpc_end_serialized_parallel, void (*)(void *, int32_t))(loc, gtid);
     if (t)
         team_end(thr, t);
 }
@@ -680,7 +684,7 @@ static void w___kmpc_serialized_parallel(void *loc, int32_t gtid)
 {
     const void *site = CALL_SITE();
     if (from_runtime(site))
-        REAL_OMP(2, void (*)(void *, int32_t))(loc, gtid);
+        REAL_OMP(I___kmpc_serialized_parallel, void (*)(void *, int32_t))(loc, gtid);
     else
         serialized_begin(loc, gtid, site);
 }
@@ -688,7 +692,7 @@ static void w___kmpc_serialized_parallel(void *loc, int32_t gtid)
 static void w___kmpc_end_serialized_parallel(void *loc, int32_t gtid)
 {
     if (from_runtime(CALL_SITE()))
-        REAL_OMP(3, void (*)(void *, int32_t))(loc, gtid);
+        REAL_OMP(I___kmpc_end_serialized_parallel, void (*)(void *, int32_t))(loc, gtid);
     else
         serialized_end(loc, gtid);
 }
@@ -750,7 +754,7 @@ static void w_GOMP_parallel_end(void)
     om_abi_team_t *t = thr ? open_pop(thr) : NULL;
     if (t)
         member_end(thr, t);
-    REAL_GOMP(2, void (*)(void))();
+    REAL_GOMP(I_GOMP_parallel_end, void (*)(void))();
     if (t)
         team_end(thr, t);
 }
@@ -783,15 +787,15 @@ static unsigned w_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsig
     const void *site = CALL_SITE();
     om_thread_t *thr;
     if (!active() || !(thr = om_thread_self()))
-        return REAL_GOMP(17, fn_t)(fn, data, nt, flags);
+        return REAL_GOMP(I_GOMP_parallel_reductions, fn_t)(fn, data, nt, flags);
     gomp_reductions_frame_t f = {.reductions = *(void **)data, .t = {.fn = (void *)fn, .data = data}};
     int how = team_begin(thr, &f.t, site, (int)nt, RUNS_PROGRAM);
     if (how != TEAM_TRAMPOLINE) {
-        unsigned n = REAL_GOMP(17, fn_t)(fn, data, nt, flags);
+        unsigned n = REAL_GOMP(I_GOMP_parallel_reductions, fn_t)(fn, data, nt, flags);
         direct_end(thr, how);
         return n;
     }
-    unsigned n = REAL_GOMP(17, fn_t)(abi_gomp_fn_reductions, &f, nt, flags);
+    unsigned n = REAL_GOMP(I_GOMP_parallel_reductions, fn_t)(abi_gomp_fn_reductions, &f, nt, flags);
     team_end(thr, &f.t);
     return n;
 }
@@ -901,7 +905,7 @@ static inline uint64_t span_inclusive(uint64_t n)
 static void w___kmpc_for_static_fini(void *loc, int32_t gtid)
 {
     loop_ended();
-    REAL_OMP(9, void (*)(void *, int32_t))(loc, gtid);
+    REAL_OMP(I___kmpc_for_static_fini, void (*)(void *, int32_t))(loc, gtid);
 }
 
 #define DISPATCH_INIT(i, name, T, ST)                                                                 \
@@ -937,14 +941,14 @@ static void w___kmpc_for_static_fini(void *loc, int32_t gtid)
 static void w___kmpc_barrier(void *loc, int32_t gtid)
 {
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    REAL_OMP(18, void (*)(void *, int32_t))(loc, gtid);
+    REAL_OMP(I___kmpc_barrier, void (*)(void *, int32_t))(loc, gtid);
     barrier_left(thr, 1);
 }
 
 static int32_t w___kmpc_cancel_barrier(void *loc, int32_t gtid)
 {
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    int32_t r = REAL_OMP(19, int32_t (*)(void *, int32_t))(loc, gtid);
+    int32_t r = REAL_OMP(I___kmpc_cancel_barrier, int32_t (*)(void *, int32_t))(loc, gtid);
     barrier_left(thr, 1);
     return r;
 }
@@ -956,7 +960,7 @@ static int32_t w___kmpc_reduce(void *loc, int32_t gtid, int32_t nvars, size_t si
 {
     typedef int32_t (*fn_t)(void *, int32_t, int32_t, size_t, void *, void (*)(void *, void *), void *);
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    int32_t r = REAL_OMP(20, fn_t)(loc, gtid, nvars, size, data, fn, lck);
+    int32_t r = REAL_OMP(I___kmpc_reduce, fn_t)(loc, gtid, nvars, size, data, fn, lck);
     barrier_left(thr, 0);
     return r;
 }
@@ -964,7 +968,7 @@ static int32_t w___kmpc_reduce(void *loc, int32_t gtid, int32_t nvars, size_t si
 static void w___kmpc_end_reduce(void *loc, int32_t gtid, void *lck)
 {
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    REAL_OMP(21, void (*)(void *, int32_t, void *))(loc, gtid, lck);
+    REAL_OMP(I___kmpc_end_reduce, void (*)(void *, int32_t, void *))(loc, gtid, lck);
     barrier_left(thr, 1);
 }
 
@@ -1071,19 +1075,19 @@ typedef unsigned long long ull;
 static void w_GOMP_loop_end(void)
 {
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    REAL_GOMP(70, void (*)(void))();
+    REAL_GOMP(I_GOMP_loop_end, void (*)(void))();
     barrier_left(thr, 1);
 }
 
 static void w_GOMP_loop_end_nowait(void)
 {
-    REAL_GOMP(71, void (*)(void))();
+    REAL_GOMP(I_GOMP_loop_end_nowait, void (*)(void))();
 }
 
 static bool w_GOMP_loop_end_cancel(void)
 {
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    bool r = REAL_GOMP(72, bool (*)(void))();
+    bool r = REAL_GOMP(I_GOMP_loop_end_cancel, bool (*)(void))();
     barrier_left(thr, 1);
     return r;
 }
@@ -1091,14 +1095,14 @@ static bool w_GOMP_loop_end_cancel(void)
 static void w_GOMP_barrier(void)
 {
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    REAL_GOMP(73, void (*)(void))();
+    REAL_GOMP(I_GOMP_barrier, void (*)(void))();
     barrier_left(thr, 1);
 }
 
 static bool w_GOMP_barrier_cancel(void)
 {
     om_thread_t *thr = barrier_enter(CALL_SITE());
-    bool r = REAL_GOMP(74, bool (*)(void))();
+    bool r = REAL_GOMP(I_GOMP_barrier_cancel, bool (*)(void))();
     barrier_left(thr, 1);
     return r;
 }
@@ -1194,8 +1198,8 @@ OMPNUMA_EXPORT void ompnuma_facade_register(int facade, void **table, void *rt)
     if (!runtime_len)
         dl_iterate_phdr(find_runtime, real[0]);
     if (facade == OM_FACADE_OMP) {
-        om_abi_hot.real_fork = real[0];
-        om_abi_hot.real_push = (void (*)(void *, int32_t, int32_t))real[4];
+        om_abi_hot.real_fork = real[I___kmpc_fork_call];
+        om_abi_hot.real_push = (void (*)(void *, int32_t, int32_t))real[I___kmpc_push_num_threads];
     }
     /* Regions through ompnuma until it knows it is idle (its first entry
      * point decides); loops and barriers straight to the runtime. */
