@@ -307,10 +307,12 @@ static void start(void)
                      __ATOMIC_RELAXED);
     if (om_abi_hot.waits_read) {
         /* The monitor reads every thread's work and waits while it runs,
-         * and nothing while it sleeps for evidence. */
+         * and nothing while it sleeps for evidence (or waits for it to
+         * start: asleep from the start, not started yet). */
         om_abi_hot.monitor_asleep = rt_event_monitor_asleep_flag();
         rt_event_on_monitor_sleep(monitor_slept);
-        watch(1);
+        if (!monitor_sleeps())
+            watch(1);
     }
     __atomic_store_n(&om_abi_hot.state, ABI_STARTED, __ATOMIC_RELEASE);
 }

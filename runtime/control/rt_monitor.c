@@ -132,6 +132,14 @@ static void fork_child(void)
     pthread_mutex_unlock(&mon.mu);
 }
 
+/* Whether the helper begins asleep: the locality gate on and a source that
+ * tells nothing before an execution ends, so no step could find a TNT
+ * before a region's sampling found references. */
+static int starts_starved(void)
+{
+    return rt_conf->remote_min > 0 && !rt_counters_can_peek();
+}
+
 void rt_monitor_init(void)
 {
     if (rt_conf->migrate == RT_MIGRATE_OFF)
@@ -143,6 +151,10 @@ void rt_monitor_init(void)
     pthread_cond_init(&mon.cv, &ca);
     pthread_condattr_destroy(&ca);
     pthread_atfork(fork_prepare, fork_parent, fork_child);
+    /* Until evidence starts it, the helper counts as asleep: nothing counts
+     * the threads' work or waits (the hooks read this flag). */
+    if (starts_starved())
+        __atomic_store_n(&mon.asleep, 1, __ATOMIC_RELEASE);
 }
 
 /* ---- the machine and the team ---- */
@@ -630,14 +642,6 @@ static void set_asleep(int asleep)
         sleep_hook(asleep);
 }
 
-/* Whether the helper begins asleep: the locality gate on and a source that
- * tells nothing before an execution ends, so no step could find a TNT
- * before a region's sampling found references. */
-static int starts_starved(void)
-{
-    return rt_conf->remote_min > 0 && !rt_counters_can_peek();
-}
-
 static void *monitor_main(void *arg)
 {
     (void)arg;
@@ -741,8 +745,11 @@ void rt_monitor_team_begin(rt_region_t *r)
      * run on a team's CPU and so send an unbound member's pages to another
      * node (2 of 3 Nested-STREAM runs 1.6x slower in the 2-node VM). */
     if (__atomic_load_n(&mon.state, __ATOMIC_RELAXED) == ST_NEVER) {
-        if (evidence || !starts_starved())
+        if (evidence || !starts_starved()) {
+            if (__atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE))
+                set_asleep(0);
             start();
+        }
     } else if (evidence && __atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE)) {
         wake();
     }
