@@ -71,8 +71,8 @@ WRITERS = {
         "tnt": {REGION, LOOP},
         # what the events see and count at every execution
         **{f: {REGION, "runtime/rt_events.c"} for f in ("tid", "seen_cpu", "redirect", "busy_sum", "cp_min")},
-        **{f: {"runtime/rt_events.c"} for f in ("nested", "cache_checked", "met", "timed_executions", "cp_sum", "cp_max",
-                                                "source_pending", "source_waits", "repins", "refs_seen")},
+        **{f: {"runtime/rt_events.c"} for f in ("nested", "cache_checked", "met", "timed_executions", "cp_sum",
+                                                "cp_max", "source_pending", "source_waits", "repins", "refs_seen")},
         **{f: {"runtime/rt_events.c", "runtime/region/rt_region.h"} for f in ("ending", "executions")},
     }),
     "rt_loop_region_t": ("runtime/control/rt_loop.h", {"*": {LOOP}}),
