@@ -117,17 +117,6 @@ const rt_loop_region_t *rt_loop_of(const rt_region_t *r)
     return state(r);
 }
 
-static void state_free(rt_loop_region_t *st)
-{
-    free(st->window);
-    free(st->tnt_samples);
-    free(st->tnt_after);
-    free(st->map_node);
-    free(st->prev_pin_cpu);
-    free(st->decided_cpu);
-    free(st);
-}
-
 /* A new record (rt_region_on_create): the loop's state, and where the
  * region starts. */
 static const char *region_name(const rt_region_t *r, char *buf, size_t len);
@@ -136,19 +125,22 @@ static int window_room(int construct);
 static int created(rt_region_t *r)
 {
     size_t n = (size_t)r->team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
-    rt_loop_region_t *st = calloc(1, sizeof *st);
-    if (!st)
+    /* The state and its arrays in one block. */
+    rt_block_t b = {sizeof(rt_loop_region_t)};
+    size_t window = rt_block_add(&b, (size_t)window_room(r->construct), sizeof(uint64_t), 8),
+           tnt_samples = rt_block_add(&b, n, sizeof(uint64_t), 8),
+           tnt_after = rt_block_add(&b, cells, sizeof(uint64_t), 8), map_node = rt_block_add(&b, n, sizeof(int), 4),
+           prev_pin_cpu = rt_block_add(&b, n, sizeof(int), 4), decided_cpu = rt_block_add(&b, n, sizeof(int), 4);
+    char *m = rt_block_alloc(&b, _Alignof(max_align_t));
+    if (!m)
         return -1;
-    st->tnt_samples = calloc(n, sizeof *st->tnt_samples);
-    st->tnt_after = calloc(cells, sizeof *st->tnt_after);
-    st->map_node = malloc(n * sizeof *st->map_node);
-    st->prev_pin_cpu = malloc(n * sizeof *st->prev_pin_cpu);
-    st->decided_cpu = malloc(n * sizeof *st->decided_cpu);
-    if (!st->tnt_samples || !st->tnt_after || !st->map_node || !st->prev_pin_cpu || !st->decided_cpu ||
-        !(st->window = calloc((size_t)window_room(r->construct), sizeof *st->window))) {
-        state_free(st);
-        return -1;
-    }
+    rt_loop_region_t *st = (rt_loop_region_t *)(void *)m;
+    st->window = (uint64_t *)(void *)(m + window);
+    st->tnt_samples = (uint64_t *)(void *)(m + tnt_samples);
+    st->tnt_after = (uint64_t *)(void *)(m + tnt_after);
+    st->map_node = (int *)(void *)(m + map_node);
+    st->prev_pin_cpu = (int *)(void *)(m + prev_pin_cpu);
+    st->decided_cpu = (int *)(void *)(m + decided_cpu);
     for (size_t i = 0; i < n; i++)
         st->map_node[i] = st->prev_pin_cpu[i] = st->decided_cpu[i] = -1;
     st->phase_min = UINT64_MAX;

@@ -11,6 +11,16 @@
 
 #include "rt_util.h"
 
+void *rt_block_alloc(const rt_block_t *b, size_t align)
+{
+    size_t bytes = (b->size + align - 1) & ~(align - 1);
+    void *p = NULL;
+    if (posix_memalign(&p, align, bytes ? bytes : align) != 0)
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
 /* Read fd to its end, at most RT_READ_FILE_MAX bytes: one byte more is EFBIG,
  * so /dev/zero behind standard input ends instead of filling memory. */
 static char *read_fd(int fd, size_t *len)

@@ -1,10 +1,29 @@
-/* rt_util.h: small helpers shared by the runtime and the command line: whole files and JSON strings. */
+/* rt_util.h: small helpers shared by the runtime and the command line: whole files, JSON strings, one block for a record and its arrays. */
 #ifndef OMPNUMA_RT_UTIL_H
 #define OMPNUMA_RT_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* A record and its arrays in one allocation (a region's first sight makes
+ * one call to the allocator, not one per array): rt_block_add gives each
+ * array's offset, aligned to `align` (a power of two), in turn after the
+ * record; b->size is then the block's size. */
+typedef struct rt_block {
+    size_t size;
+} rt_block_t;
+
+static inline size_t rt_block_add(rt_block_t *b, size_t count, size_t size, size_t align)
+{
+    size_t off = (b->size + align - 1) & ~(align - 1);
+    b->size = off + count * size;
+    return off;
+}
+
+/* The block of b->size bytes (rounded up to `align`, a power of two and a
+ * multiple of sizeof(void *)), zeroed; NULL when memory is short. */
+void *rt_block_alloc(const rt_block_t *b, size_t align);
 
 /* Largest file rt_read_file reads: far above any TNT, report or topology
  * (a 4096-thread, 1024-node TNT of 20-digit counts is 80 MiB). */

@@ -6,6 +6,7 @@
 #include "rt_log.h"
 #include "rt_region.h"
 #include "rt_topology.h"
+#include "rt_util.h"
 
 /* Open addressing over (codeptr, team size, parent, parent index). A program has tens of
  * regions, rarely hundreds; a full table leaves new regions unmeasured. */
@@ -90,18 +91,6 @@ static inline int same(const rt_region_t *r, const void *codeptr, int team_size,
            r->parent_index == parent_index;
 }
 
-static void region_free(rt_region_t *r)
-{
-    free(r->slot);
-    free(r->busy_sum);
-    free(r->tnt);
-    free(r->pin_cpu);
-    free(r->back_cpu);
-    free(r->seen_cpu);
-    free(r->tid);
-    free(r);
-}
-
 static rt_region_created_fn created_fn; /* the placement loop's (rt_region_on_create) */
 
 void rt_region_on_create(rt_region_created_fn fn)
@@ -113,23 +102,24 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
                            int construct, int id)
 {
     size_t n = (size_t)team_size, cells = n * (size_t)(rt_mach->ok ? rt_mach->topo.nnodes : 1);
-    rt_region_t *r = aligned_alloc(_Alignof(rt_region_t), sizeof *r);
-    if (!r)
+    /* The record and its arrays in one block; each thread's hot slot on a
+     * cache line of its own (written every execution). */
+    rt_block_t b = {sizeof(rt_region_t)};
+    size_t slot = rt_block_add(&b, n, sizeof(rt_slot_t), 64), busy_sum = rt_block_add(&b, n, sizeof(uint64_t), 8),
+           tnt = rt_block_add(&b, cells, sizeof(uint64_t), 8), pin_cpu = rt_block_add(&b, n, sizeof(int), 4),
+           back_cpu = rt_block_add(&b, n, sizeof(int), 4), seen_cpu = rt_block_add(&b, n, sizeof(int), 4),
+           tid = construct ? rt_block_add(&b, n, sizeof(pid_t), 4) : 0;
+    char *m = rt_block_alloc(&b, _Alignof(rt_region_t));
+    if (!m)
         return NULL;
-    memset(r, 0, sizeof *r);
-    /* Each thread's hot slot on a cache line of its own: written every execution. */
-    r->slot = aligned_alloc(64, n * sizeof *r->slot);
-    r->busy_sum = calloc(n, sizeof *r->busy_sum);
-    r->tnt = calloc(cells, sizeof *r->tnt);
-    r->pin_cpu = malloc(n * sizeof *r->pin_cpu);
-    r->back_cpu = malloc(n * sizeof *r->back_cpu);
-    r->seen_cpu = malloc(n * sizeof *r->seen_cpu);
-    if (!r->slot || !r->busy_sum || !r->tnt || !r->pin_cpu || !r->back_cpu || !r->seen_cpu ||
-        (construct && !(r->tid = calloc(n, sizeof *r->tid)))) {
-        region_free(r);
-        return NULL;
-    }
-    memset(r->slot, 0, n * sizeof *r->slot);
+    rt_region_t *r = (rt_region_t *)(void *)m;
+    r->slot = (rt_slot_t *)(void *)(m + slot);
+    r->busy_sum = (uint64_t *)(void *)(m + busy_sum);
+    r->tnt = (uint64_t *)(void *)(m + tnt);
+    r->pin_cpu = (int *)(void *)(m + pin_cpu);
+    r->back_cpu = (int *)(void *)(m + back_cpu);
+    r->seen_cpu = (int *)(void *)(m + seen_cpu);
+    r->tid = construct ? (pid_t *)(void *)(m + tid) : NULL;
     for (size_t i = 0; i < n; i++)
         r->pin_cpu[i] = r->back_cpu[i] = r->seen_cpu[i] = -1;
     r->codeptr = codeptr;
@@ -141,7 +131,7 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     r->level = parent ? parent->level + !construct : 1;
     r->cp_min = UINT64_MAX;
     if (created_fn && created_fn(r) != 0) {
-        region_free(r);
+        free(r);
         return NULL;
     }
     return r;
