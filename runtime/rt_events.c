@@ -122,7 +122,8 @@ void rt_event_task_begin_rest(rt_thread_t *thr, rt_region_t *r, int d, int index
         rt_monitor_team_begin(r);
     int bubble = rt_conf->mode == RT_MODE_BUBBLE;
     if (bubble)
-        __atomic_store_n(&r->pin_cpu[index], bubble_cpu(r, d, index, master_slot, &thr->level[d].slot), __ATOMIC_RELAXED);
+        __atomic_store_n(&r->pin_cpu[index], bubble_cpu(r, d, index, master_slot, &thr->level[d].slot),
+                         __ATOMIC_RELAXED);
     if (r->pins_applied) {
         int cpu = __atomic_load_n(&r->pin_cpu[index], __ATOMIC_RELAXED);
         /* A rolled-back move: back through the CPU it ran on before it (once). */

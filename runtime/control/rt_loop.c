@@ -134,13 +134,13 @@ static int created(rt_region_t *r)
     char *m = rt_block_alloc(&b, _Alignof(max_align_t));
     if (!m)
         return -1;
-    rt_loop_region_t *st = (rt_loop_region_t *)(void *)m;
-    st->window = (uint64_t *)(void *)(m + window);
-    st->tnt_samples = (uint64_t *)(void *)(m + tnt_samples);
-    st->tnt_after = (uint64_t *)(void *)(m + tnt_after);
-    st->map_node = (int *)(void *)(m + map_node);
-    st->prev_pin_cpu = (int *)(void *)(m + prev_pin_cpu);
-    st->decided_cpu = (int *)(void *)(m + decided_cpu);
+    rt_loop_region_t *st = (void *)m;
+    st->window = (void *)(m + window);
+    st->tnt_samples = (void *)(m + tnt_samples);
+    st->tnt_after = (void *)(m + tnt_after);
+    st->map_node = (void *)(m + map_node);
+    st->prev_pin_cpu = (void *)(m + prev_pin_cpu);
+    st->decided_cpu = (void *)(m + decided_cpu);
     for (size_t i = 0; i < n; i++)
         st->map_node[i] = st->prev_pin_cpu[i] = st->decided_cpu[i] = -1;
     st->phase_min = UINT64_MAX;

@@ -706,6 +706,10 @@ static void start(void)
         __atomic_store_n(&mon.state, getpid() != mon.pid ? ST_CHILD : ST_FAILED, __ATOMIC_RELAXED);
         return;
     }
+    /* Started for evidence while counted asleep (rt_monitor_init): awake
+     * from now on, told once, by the one caller that starts it. */
+    if (__atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE))
+        set_asleep(0);
     /* The helper takes no signal meant for the program (and blocks no fault). */
     sigset_t all, old;
     rt_fault_async_signals(&all);
@@ -745,11 +749,8 @@ void rt_monitor_team_begin(rt_region_t *r)
      * run on a team's CPU and so send an unbound member's pages to another
      * node (2 of 3 Nested-STREAM runs 1.6x slower in the 2-node VM). */
     if (__atomic_load_n(&mon.state, __ATOMIC_RELAXED) == ST_NEVER) {
-        if (evidence || !starts_starved()) {
-            if (__atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE))
-                set_asleep(0);
+        if (evidence || !starts_starved())
             start();
-        }
     } else if (evidence && __atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE)) {
         wake();
     }

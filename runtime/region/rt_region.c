@@ -112,14 +112,14 @@ static rt_region_t *create(const void *codeptr, int team_size, const rt_region_t
     char *m = rt_block_alloc(&b, _Alignof(rt_region_t));
     if (!m)
         return NULL;
-    rt_region_t *r = (rt_region_t *)(void *)m;
-    r->slot = (rt_slot_t *)(void *)(m + slot);
-    r->busy_sum = (uint64_t *)(void *)(m + busy_sum);
-    r->tnt = (uint64_t *)(void *)(m + tnt);
-    r->pin_cpu = (int *)(void *)(m + pin_cpu);
-    r->back_cpu = (int *)(void *)(m + back_cpu);
-    r->seen_cpu = (int *)(void *)(m + seen_cpu);
-    r->tid = construct ? (pid_t *)(void *)(m + tid) : NULL;
+    rt_region_t *r = (void *)m;
+    r->slot = (void *)(m + slot);
+    r->busy_sum = (void *)(m + busy_sum);
+    r->tnt = (void *)(m + tnt);
+    r->pin_cpu = (void *)(m + pin_cpu);
+    r->back_cpu = (void *)(m + back_cpu);
+    r->seen_cpu = (void *)(m + seen_cpu);
+    r->tid = construct ? (void *)(m + tid) : NULL;
     for (size_t i = 0; i < n; i++)
         r->pin_cpu[i] = r->back_cpu[i] = r->seen_cpu[i] = -1;
     r->codeptr = codeptr;
