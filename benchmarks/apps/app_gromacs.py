@@ -13,6 +13,9 @@ import time
 # gmx and the package's data: the program's path and the directory of spc216.gro and oplsaa.ff.
 GMX = "@OMPNUMA_GMX@"
 TOPDIR = "@OMPNUMA_GMX_TOP@"
+# What `ompnuma vm` ships with this script (the VM runs gmx too, on the package's data):
+# ompnuma-vm-file: @OMPNUMA_GMX@
+# ompnuma-vm-file: @OMPNUMA_GMX_TOP@
 
 SEED = 29
 SPC216_EDGE = 1.86206  # nm: spc216.gro's cubic box, 216 waters equilibrated at 300 K

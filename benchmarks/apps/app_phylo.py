@@ -13,6 +13,8 @@ import time
 # program, and its path. The copy in the source tree can only write alignments (--alignment).
 PROGRAM = "@OMPNUMA_PHYLO_PROGRAM@"
 PROGRAM_PATH = "@OMPNUMA_PHYLO_PATH@"
+# What `ompnuma vm` ships with this script (the VM runs the program too):
+# ompnuma-vm-file: @OMPNUMA_PHYLO_PATH@
 
 SEED = 29
 MEAN_BRANCH = 0.05

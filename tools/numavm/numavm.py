@@ -31,7 +31,10 @@ inside the guest: the command, every --file, and all the shared libraries they
 need (found with ldd) appear at their host paths; the command runs as root in
 the host's current directory path (created empty), with only PATH (the host's,
 then busybox applets), HOME=/root and the --env variables set; nothing written
-inside comes back except stdout, stderr and the exit status.
+inside comes back except stdout, stderr and the exit status. A script (a #!
+line) runs under the interpreter the host's lookup of that line ends at,
+shipped with it: a Python script with every module it and its interpreter
+import; lines "# ompnuma-vm-file: PATH" in a script name more files to ship.
 
 examples:
   numavm.py --nodes 2 --cpus-per-node 2 -- numactl --hardware
@@ -157,6 +160,11 @@ def build_job(args, base, layout):
     command = resolve_command(args.command[0], env, busybox)
     argv = list(args.command)
     paths = [os.path.abspath(f) for f in args.file]
+    script = numavm_image.script_run(command, env["PATH"]) if command else None
+    if script:
+        if script[0]:
+            argv = script[0] + [command] + argv[1:]
+        paths += script[1]
     if args.start_cpu is not None:
         if not 0 <= args.start_cpu < layout.total_cpus:
             raise UsageError("--start-cpu {}: the guest has CPUs 0..{}".format(args.start_cpu, layout.total_cpus - 1))

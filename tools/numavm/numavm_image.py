@@ -187,6 +187,74 @@ def add_with_closure(tree, paths, env_overrides):
         tree.add_host(lib)
 
 
+# A script names more files to ship with lines of this form (the programs it runs, their data).
+SCRIPT_FILE_TAG = "# ompnuma-vm-file:"
+
+# Run by a Python interpreter on the host: the files of the modules a script imports (modulefinder reads
+# its code, the conditional imports too; found first in the script's own directory, as when it runs),
+# and of those the interpreter itself imports as it starts.
+PYTHON_MODULES = r"""
+import modulefinder, os, sys
+sys.path[0] = os.path.dirname(os.path.realpath(sys.argv[1]))
+finder = modulefinder.ModuleFinder()
+finder.run_script(sys.argv[1])
+for m in list(finder.modules.values()) + list(sys.modules.values()):
+    if getattr(m, "__file__", None):
+        print(m.__file__)
+"""
+
+
+def script_run(path, search_path):
+    """How the guest runs an interpreted script (a `#!` first line): (the argv that runs it, without the
+    script and its arguments, or [] to let the guest's kernel read the `#!` line; the files to ship);
+    None for anything else. A Python script runs under the interpreter the host's lookup of its `#!`
+    line ends at, named with the script for argument: resolved through the host's PATH, that line may
+    end in a shell-script wrapper (pyenv's shims), which the guest cannot follow. It ships with the
+    modules the script and the interpreter import. Any script ships the files its SCRIPT_FILE_TAG lines
+    name; other interpreters are the guest's (busybox's sh) or the --file given."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536).decode("utf-8", "surrogateescape")
+    except OSError as e:
+        raise ImageError("{}: {}".format(path, e.strerror))
+    if not head.startswith("#!"):
+        return None
+    words = head[2:].splitlines()[0].split()
+    if not words:
+        raise ImageError("{}: an empty #! line".format(path))
+    interp, args = words[0], words[1:]
+    if os.path.basename(interp) == "env" and args:
+        interp, args = args[0], args[1:]
+    files = [line[len(SCRIPT_FILE_TAG):].strip() for line in head.splitlines()
+             if line.startswith(SCRIPT_FILE_TAG)]
+    for f in files:
+        if not os.path.isabs(f) or not os.path.lexists(f):
+            raise ImageError("{}: names {} to ship ({}), which is not an absolute path on the host".format(
+                path, f, SCRIPT_FILE_TAG))
+    if not os.path.basename(interp).startswith("python"):
+        return [], files
+    python, modules = python_closure(interp, path, search_path)
+    return [os.path.realpath(python)] + args, [python] + files + modules
+
+
+def python_closure(interp, script, search_path):
+    """(the executable the host runs for interp, the files of the modules script and it import)."""
+    env = dict(os.environ, PATH=search_path)
+    found = shutil.which(interp, path=search_path)
+    run = lambda argv: subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,  # noqa: E731
+                                      universal_newlines=True)
+    exe = run([found, "-c", "import sys; print(sys.executable)"]) if found else None
+    if not exe or exe.returncode != 0 or not exe.stdout.strip():
+        raise ImageError("{}: its interpreter {} does not run on the host".format(script, interp))
+    python = exe.stdout.strip()
+    mods = run([python, "-c", PYTHON_MODULES, script])
+    if mods.returncode != 0:
+        last = mods.stderr.strip().splitlines()
+        raise ImageError("{}: {} cannot list the modules it imports{}".format(
+            script, python, ": " + last[-1] if last else ""))
+    return python, sorted(set(p for p in mods.stdout.splitlines() if os.path.isfile(p)))
+
+
 def find_busybox():
     path = shutil.which("busybox")
     if not path:
