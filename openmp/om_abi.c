@@ -257,6 +257,12 @@ static void no_idle_teams(void)
     __atomic_store_n(&om_abi_hot.idle_teams, IDLE_NEVER, __ATOMIC_RELAXED);
 }
 
+void om_abi_members_recorded(void)
+{
+    if (__atomic_load_n(&om_abi_hot.idle_teams, __ATOMIC_RELAXED) != IDLE_NEVER)
+        no_idle_teams();
+}
+
 /* ---- start-up, and the watched entry points ---- */
 
 static void set_slots(int watched_only, int ours);

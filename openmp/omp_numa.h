@@ -241,7 +241,12 @@ int omp_numa_node_memory(int node, size_t *total, size_t *free);
  * Returns 0, or -1 with errno:
  *   EINVAL  when is not an omp_numa_sync_t, or the calling thread is in no
  *           team ompnuma measures (serial code, or a team nested deeper
- *           than the levels it measures)
+ *           than the levels it measures). With nothing of its team attached
+ *           there is nothing to re-place, and the call returns 0 in any
+ *           team. Through the drop-ins, a settled region's teams record
+ *           their members only once a buffer is attached: a call in the very
+ *           execution that attached a settled region's first buffer gets
+ *           EINVAL, and the next executions re-place.
  *   ENOSPC  the team has more threads than the machine has cores: there is
  *           no mapping to decide
  *   ENOSYS  no placement runtime is active to act on hints (libompnuma

@@ -34,8 +34,8 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
     rt_thread_t *thr = rt_thread_current();
     int d = thr ? thr->depth - 1 : -1;
     rt_region_t *r = (d >= 0 && d < RT_MAX_DEPTH) ? thr->level[d].region : NULL;
-    if (!r || r->team_size != team_size || !rt_mach->ok) {
-        errno = EINVAL; /* not inside a parallel region ompnuma measured */
+    if (level < 1 || !rt_mach->ok) {
+        errno = EINVAL; /* not inside a parallel region */
         return -1;
     }
     int nd = rt_mach->topo.nnodes;
@@ -51,6 +51,13 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
     }
     if (!rt_mem_hints_fold(hints, nhints, nkernel, team_size, nd, refs, NULL)) { /* nothing attached to this team is placed yet: nothing contradicts */
         rc = 0;
+        goto out;
+    }
+    /* The team's threads, and the record that keeps their pins: a team
+     * whose members ran without events (the drop-ins' settled teams, until
+     * a buffer is attached: om_abi_members_recorded) has none. */
+    if (!r || r->team_size != team_size) {
+        errno = EINVAL;
         goto out;
     }
     if (rt_policy_run(rt_conf->policy, &rt_mach->pl, refs, team_size, nodes, cores, &us) != 0)
