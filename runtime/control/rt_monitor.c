@@ -707,9 +707,13 @@ static void start(void)
         return;
     }
     /* Started for evidence while counted asleep (rt_monitor_init): awake
-     * from now on, told once, by the one caller that starts it. */
-    if (__atomic_load_n(&mon.asleep, __ATOMIC_ACQUIRE))
+     * from now on, told once. Under mon.mu, as wake() clears it: another
+     * primary that finds the helper starting (not ST_NEVER) with evidence
+     * wakes it, and only one of the two may tell the sleep hook. */
+    pthread_mutex_lock(&mon.mu);
+    if (mon.asleep)
         set_asleep(0);
+    pthread_mutex_unlock(&mon.mu);
     /* The helper takes no signal meant for the program (and blocks no fault). */
     sigset_t all, old;
     rt_fault_async_signals(&all);

@@ -34,7 +34,8 @@ then busybox applets), HOME=/root and the --env variables set; nothing written
 inside comes back except stdout, stderr and the exit status. A script (a #!
 line) runs under the interpreter the host's lookup of that line ends at,
 shipped with it: a Python script with every module it and its interpreter
-import; lines "# ompnuma-vm-file: PATH" in a script name more files to ship.
+import (a module reached only through an import hook is named in a warning);
+lines "# ompnuma-vm-file: PATH" in a script name more files to ship.
 
 examples:
   numavm.py --nodes 2 --cpus-per-node 2 -- numactl --hardware
@@ -162,9 +163,11 @@ def build_job(args, base, layout):
     paths = [os.path.abspath(f) for f in args.file]
     script = numavm_image.script_run(command, env["PATH"]) if command else None
     if script:
-        if script[0]:
-            argv = script[0] + [command] + argv[1:]
-        paths += script[1]
+        interp, files, warnings = script
+        argv = interp + [command] + argv[1:]
+        paths += files
+        for w in warnings:
+            print("ompnuma vm: warning: " + w, file=sys.stderr)
     if args.start_cpu is not None:
         if not 0 <= args.start_cpu < layout.total_cpus:
             raise UsageError("--start-cpu {}: the guest has CPUs 0..{}".format(args.start_cpu, layout.total_cpus - 1))

@@ -1,6 +1,7 @@
 """numavm_image.py: what the guest contains: mirrored host files, their library closure, the initramfs."""
 
 import hashlib
+import json
 import os
 import shutil
 import stat
@@ -190,28 +191,44 @@ def add_with_closure(tree, paths, env_overrides):
 # A script names more files to ship with lines of this form (the programs it runs, their data).
 SCRIPT_FILE_TAG = "# ompnuma-vm-file:"
 
-# Run by a Python interpreter on the host: the files of the modules a script imports (modulefinder reads
-# its code, the conditional imports too; found first in the script's own directory, as when it runs),
-# and of those the interpreter itself imports as it starts.
+# Run by the script's Python interpreter on the host, one JSON object: the executable (unresolved: a
+# venv's interpreter is a symlink out of it) and the venv's pyvenv.cfg; the files of the modules the
+# script imports (modulefinder reads its code, the conditional imports too; found first in the script's
+# own directory, as when it runs), of those the interpreter imports as it starts, and the whole encodings
+# package (a script's coding declaration, a codec looked up by name); the modules modulefinder could not
+# find that the interpreter can import (through an import hook, such as an editable install's).
 PYTHON_MODULES = r"""
-import modulefinder, os, sys
-sys.path[0] = os.path.dirname(os.path.realpath(sys.argv[1]))
+import encodings, importlib.util, json, modulefinder, os, sys
+script = sys.argv[1]
+sys.path[0] = os.path.dirname(os.path.realpath(script))
 finder = modulefinder.ModuleFinder()
-finder.run_script(sys.argv[1])
-for m in list(finder.modules.values()) + list(sys.modules.values()):
-    if getattr(m, "__file__", None):
-        print(m.__file__)
+finder.run_script(script)
+files = [m.__file__ for m in list(finder.modules.values()) + list(sys.modules.values())
+         if getattr(m, "__file__", None)]
+enc = os.path.dirname(encodings.__file__)
+files += [os.path.join(enc, f) for f in os.listdir(enc) if f.endswith(".py")]
+def from_file(name):
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and spec.has_location
+hooked = sorted(n for n in finder.badmodules if "." not in n and from_file(n))
+cfg = os.path.join(sys.prefix, "pyvenv.cfg")
+print(json.dumps({"executable": sys.executable, "venv": cfg if sys.prefix != sys.base_prefix else None,
+                  "files": files, "hooked": hooked}))
 """
 
 
 def script_run(path, search_path):
-    """How the guest runs an interpreted script (a `#!` first line): (the argv that runs it, without the
-    script and its arguments, or [] to let the guest's kernel read the `#!` line; the files to ship);
-    None for anything else. A Python script runs under the interpreter the host's lookup of its `#!`
-    line ends at, named with the script for argument: resolved through the host's PATH, that line may
-    end in a shell-script wrapper (pyenv's shims), which the guest cannot follow. It ships with the
-    modules the script and the interpreter import. Any script ships the files its SCRIPT_FILE_TAG lines
-    name; other interpreters are the guest's (busybox's sh) or the --file given."""
+    """How the guest runs an interpreted script (a `#!` first line), or None for anything else:
+    (argv, files, warnings). argv runs it without the script and its arguments: the interpreter the
+    host's lookup of the `#!` line ends at (resolved through the host's PATH, that line may end in a
+    shell-script wrapper, pyenv's shims, which the guest cannot follow; the job root has no /bin/sh of
+    its own). files: what to ship with it: the interpreter, the files the script's SCRIPT_FILE_TAG lines
+    name, and for a Python script the modules it and its interpreter import. `#!/usr/bin/env NAME` is
+    taken, with -S splitting the rest into words; env's other options and assignments are refused, as
+    a `#!` line is that its host cannot run."""
     try:
         with open(path, "rb") as f:
             head = f.read(65536).decode("utf-8", "surrogateescape")
@@ -219,40 +236,60 @@ def script_run(path, search_path):
         raise ImageError("{}: {}".format(path, e.strerror))
     if not head.startswith("#!"):
         return None
-    words = head[2:].splitlines()[0].split()
-    if not words:
+    line = head[2:].split("\n", 1)[0].strip()
+    if not line:
         raise ImageError("{}: an empty #! line".format(path))
-    interp, args = words[0], words[1:]
-    if os.path.basename(interp) == "env" and args:
-        interp, args = args[0], args[1:]
+    # The kernel passes the rest of the line as one argument.
+    interp, _, rest = line.partition(" ")
+    rest = rest.strip()
+    args = [rest] if rest else []
+    if os.path.basename(interp) == "env":
+        words = rest.split()
+        if words[:1] in (["-S"], ["--split-string"]):
+            words = words[1:]
+        elif len(words) > 1:
+            words = []  # env looks for a program named by the whole rest, blanks and all
+        if not words or words[0].startswith("-") or "=" in words[0]:
+            raise ImageError("{}: #!{}: env's options other than -S, and its assignments, are not supported"
+                             .format(path, line))
+        interp, args = words[0], words[1:]
+        found = shutil.which(interp, path=search_path)
+    else:
+        found = interp if os.path.isfile(interp) else None
+    if not found:
+        raise ImageError("{}: its interpreter {} is not on the host".format(path, interp))
     files = [line[len(SCRIPT_FILE_TAG):].strip() for line in head.splitlines()
              if line.startswith(SCRIPT_FILE_TAG)]
     for f in files:
         if not os.path.isabs(f) or not os.path.lexists(f):
             raise ImageError("{}: names {} to ship ({}), which is not an absolute path on the host".format(
                 path, f, SCRIPT_FILE_TAG))
-    if not os.path.basename(interp).startswith("python"):
-        return [], files
-    python, modules = python_closure(interp, path, search_path)
-    return [os.path.realpath(python)] + args, [python] + files + modules
+    warnings = []
+    if os.path.basename(interp).startswith("python"):
+        found, modules, hooked = python_closure(found, path, search_path)
+        files += modules
+        if hooked:
+            warnings.append("{} imports {} through an import hook the VM cannot follow (an editable "
+                            "install?): not shipped".format(path, ", ".join(hooked)))
+    return [found] + args, [found] + files, warnings
 
 
-def python_closure(interp, script, search_path):
-    """(the executable the host runs for interp, the files of the modules script and it import)."""
+def python_closure(found, script, search_path):
+    """(the executable the host runs for the interpreter found, the files to ship with it, the modules
+    imported through hooks): PYTHON_MODULES, run by it."""
     env = dict(os.environ, PATH=search_path)
-    found = shutil.which(interp, path=search_path)
-    run = lambda argv: subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,  # noqa: E731
-                                      universal_newlines=True)
-    exe = run([found, "-c", "import sys; print(sys.executable)"]) if found else None
-    if not exe or exe.returncode != 0 or not exe.stdout.strip():
-        raise ImageError("{}: its interpreter {} does not run on the host".format(script, interp))
-    python = exe.stdout.strip()
-    mods = run([python, "-c", PYTHON_MODULES, script])
-    if mods.returncode != 0:
-        last = mods.stderr.strip().splitlines()
+    run = subprocess.run([found, "-c", PYTHON_MODULES, script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=env, universal_newlines=True)
+    try:
+        out = json.loads(run.stdout) if run.returncode == 0 else None
+    except ValueError:
+        out = None
+    if not out:
+        last = run.stderr.strip().splitlines()
         raise ImageError("{}: {} cannot list the modules it imports{}".format(
-            script, python, ": " + last[-1] if last else ""))
-    return python, sorted(set(p for p in mods.stdout.splitlines() if os.path.isfile(p)))
+            script, found, ": " + last[-1] if last else ""))
+    files = [f for f in out["files"] if os.path.isfile(f)] + ([out["venv"]] if out["venv"] else [])
+    return out["executable"], sorted(set(files)), out["hooked"]
 
 
 def find_busybox():
