@@ -11,7 +11,7 @@
 #                         L x (d - 10) / 10 extra
 #   --node-bandwidth M    MB/s of missed lines each node serves, one value or one
 #                         per node (0 = unlimited)
-#   --bandwidth-window U  microseconds of burst a node serves without waiting (20)
+#   --bandwidth-window U  microseconds of burst a node serves without waiting (20; paced 300000)
 #   --cache-kib K, --cache-ways W   the per-vCPU cache model (1024 KiB, 16 ways)
 #   --counts FILE         the ground truth as JSON, counted from the command's
 #                         start to its end (format in tools/numavm/README.md)
@@ -77,8 +77,8 @@ def add_arguments(p):
     g.add_argument("--node-bandwidth", metavar="MBPS", default=None,
                    help="MB/s of missed lines each node serves, one value or one per node (0 = unlimited)")
     g.add_argument("--bandwidth-window", metavar="US", default=None,
-                   help="microseconds of burst a node serves before misses wait (default {})".format(
-                       DEFAULT_WINDOW_US))
+                   help="microseconds of burst a node serves before misses wait (default {}, paced {})".format(
+                       DEFAULT_WINDOW_US, PACED_WINDOW_US))
     g.add_argument("--cache-kib", metavar="K", default=None,
                    help="per-vCPU cache model size in KiB (default {})".format(DEFAULT_CACHE_KIB))
     g.add_argument("--cache-ways", metavar="W", default=None,
