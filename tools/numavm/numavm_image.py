@@ -239,9 +239,8 @@ def script_run(path, search_path):
     line = head[2:].split("\n", 1)[0].strip()
     if not line:
         raise ImageError("{}: an empty #! line".format(path))
-    # The kernel passes the rest of the line as one argument.
-    interp, _, rest = line.partition(" ")
-    rest = rest.strip()
+    # The kernel splits at the first blank and passes the rest of the line as one argument.
+    interp, rest = (line.split(None, 1) + [""])[:2]
     args = [rest] if rest else []
     if os.path.basename(interp) == "env":
         words = rest.split()
@@ -258,8 +257,7 @@ def script_run(path, search_path):
         found = interp if os.path.isfile(interp) else None
     if not found:
         raise ImageError("{}: its interpreter {} is not on the host".format(path, interp))
-    files = [line[len(SCRIPT_FILE_TAG):].strip() for line in head.splitlines()
-             if line.startswith(SCRIPT_FILE_TAG)]
+    files = [ln[len(SCRIPT_FILE_TAG):].strip() for ln in head.splitlines() if ln.startswith(SCRIPT_FILE_TAG)]
     for f in files:
         if not os.path.isabs(f) or not os.path.lexists(f):
             raise ImageError("{}: names {} to ship ({}), which is not an absolute path on the host".format(
