@@ -167,8 +167,8 @@ static int created(rt_region_t *r)
         rt_verbose(1, "region %d%s: not sampled: the %s source has nothing to sample; placement unchanged", r->id,
                    region_name(r, name, sizeof name), rt_source_name(rt_counters_used()));
     }
-    if (rt_conf->mode == RT_MODE_BUBBLE)
-        r->pins_applied = rt_affinity_applies(); /* the bubble tree pins from the first execution */
+    if (rt_conf->mode == RT_MODE_BUBBLE) /* the bubble tree pins from the first execution, where there is a choice */
+        r->pins_applied = nodes && rt_affinity_applies();
     loops[r->id] = st;
     return 0;
 }
