@@ -249,8 +249,8 @@ int omp_numa_node_memory(int node, size_t *total, size_t *free);
  *           EINVAL, and the next executions re-place.
  *   ENOSPC  the team has more threads than the machine has cores: there is
  *           no mapping to decide
- *   ENOSYS  no placement runtime is active to act on hints (libompnuma
- *           used without its OpenMP tool)
+ *   ENOSYS  no placement runtime is active to act on hints (OMP_PLACEMENT=off,
+ *           or libompnuma used without its drop-ins or its OpenMP tool)
  *   ENOMEM  too many teams waiting at once, or no memory for the hints
  */
 int omp_numa_update_hints(omp_numa_sync_t when);
