@@ -13,8 +13,13 @@ import time
 # program, and its path. The copy in the source tree can only write alignments (--alignment).
 PROGRAM = "@OMPNUMA_PHYLO_PROGRAM@"
 PROGRAM_PATH = "@OMPNUMA_PHYLO_PATH@"
-# What `ompnuma vm` ships with this script (the VM runs the program too):
+# What `ompnuma vm` ships with this script (the VM runs the program too, and tags its run for the plugin):
 # ompnuma-vm-file: @OMPNUMA_PHYLO_PATH@
+# ompnuma-vm-file: ompnuma-emu-mark
+# The guest-side marker command beside this script (build/bin, or the install's bin): `tag 1` before the
+# program and `tag 0` after it make the emulated VM's counts of the program's run apart from this caller's
+# (remote_share_tag1_pct); a no-op instruction elsewhere.
+EMU_MARK = os.path.join(os.path.dirname(os.path.realpath(__file__)), "ompnuma-emu-mark")
 
 SEED = 29
 MEAN_BRANCH = 0.05
@@ -224,9 +229,14 @@ def main(argv):
         path = os.path.join(d, "alignment.fa")
         with open(path, "w") as f:
             f.write(fasta)
+        mark = os.access(EMU_MARK, os.X_OK)
+        if mark:
+            subprocess.run([EMU_MARK, "tag", "1"])
         t0 = time.monotonic()
         cmd, status, tree, threads, lnl, rest = RUNNERS[PROGRAM](path, d)
         seconds = time.monotonic() - t0
+        if mark:
+            subprocess.run([EMU_MARK, "tag", "0"])
     sys.stderr.write(rest)
     # The command as a reader would type it: the files this caller names left out (-s FILE, -pre FILE).
     shown = [x for i, x in enumerate(cmd) if not x.startswith(d) and not (

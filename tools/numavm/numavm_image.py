@@ -257,11 +257,13 @@ def script_run(path, search_path):
         found = interp if os.path.isfile(interp) else None
     if not found:
         raise ImageError("{}: its interpreter {} is not on the host".format(path, interp))
-    files = [ln[len(SCRIPT_FILE_TAG):].strip() for ln in head.splitlines() if ln.startswith(SCRIPT_FILE_TAG)]
+    # A relative path is the script's own directory's (a file installed beside it).
+    here = os.path.dirname(os.path.realpath(path))
+    files = [os.path.join(here, ln[len(SCRIPT_FILE_TAG):].strip()) for ln in head.splitlines()
+             if ln.startswith(SCRIPT_FILE_TAG)]
     for f in files:
-        if not os.path.isabs(f) or not os.path.lexists(f):
-            raise ImageError("{}: names {} to ship ({}), which is not an absolute path on the host".format(
-                path, f, SCRIPT_FILE_TAG))
+        if not os.path.lexists(f):
+            raise ImageError("{}: names {} to ship ({}), which is not on the host".format(path, f, SCRIPT_FILE_TAG))
     warnings = []
     if os.path.basename(interp).startswith("python"):
         found, modules, hooked = python_closure(found, path, search_path)
