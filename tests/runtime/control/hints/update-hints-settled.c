@@ -7,6 +7,7 @@
 // record: it succeeds wherever it is made inside a region. Through both
 // drop-ins (clang's libomp entry points, gcc's libgomp ones), one node and a
 // synthetic two.
+// REQUIRES: clang, gcc
 // RUN: %clang-omp %s %libompnuma -o %t
 // RUN: %gcc-omp %s %libompnuma -o %t.gcc
 // RUN: %dropin %t | FileCheck %s
