@@ -16,6 +16,7 @@
 #include "om_team.h"
 #include "rt_core.h"
 #include "rt_events.h"
+#include "rt_mem.h"
 #include "rt_runtime.h"
 #include "rt_settings.h"
 
@@ -257,7 +258,10 @@ static void no_idle_teams(void)
     __atomic_store_n(&om_abi_hot.idle_teams, IDLE_NEVER, __ATOMIC_RELAXED);
 }
 
-void om_abi_members_recorded(void)
+/* A buffer was attached (omp_numa_attach, rt_mem_on_attach): from the next
+ * fork on, every team records its members' regions (no team runs idle),
+ * which omp_numa_update_hints needs to re-place a team from its buffers. */
+static void members_recorded(void)
 {
     if (__atomic_load_n(&om_abi_hot.idle_teams, __ATOMIC_RELAXED) != IDLE_NEVER)
         no_idle_teams();
@@ -304,6 +308,7 @@ static void start(void)
         return;
     }
     rt_runtime_init();
+    rt_mem_on_attach(members_recorded);
     om_abi_hot.waits_read = rt_event_waits_read();
     om_abi_hot.loops_read = rt_event_loops_read();
     /* Bubbles place every member; the monitor counts every member's work

@@ -162,11 +162,6 @@ struct ompt_start_tool_result_t *ompnuma_facade_start_tool(unsigned int omp_vers
 /* Whether a facade registered: regions are taken at the ABI, and ompnuma's
  * OMPT tool declines to start. */
 int om_abi_route(void);
-
-/* A buffer was attached (omp_numa_attach): from the next fork on, every
- * team records its members' regions (no team runs idle), which
- * omp_numa_update_hints needs to re-place a team from its buffers. */
-void om_abi_members_recorded(void);
 #endif
 
 #endif

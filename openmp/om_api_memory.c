@@ -1,5 +1,4 @@
 /* om_api_memory.c: the exported omp_numa_* entry points; thin wrappers over the runtime's memory manager (rt_mem.h). */
-#include "om_abi.h"
 #include "omp_numa.h"
 #include "rt_core.h"
 #include "rt_mem.h"
@@ -44,10 +43,7 @@ OMPNUMA_EXPORT int omp_numa_unregister(void *ptr) { return rt_mem_unregister(ptr
 
 OMPNUMA_EXPORT int omp_numa_attach(void *ptr, size_t size, int thread_num)
 {
-    int rc = rt_mem_attach(ptr, size, thread_num);
-    if (rc == 0)
-        om_abi_members_recorded();
-    return rc;
+    return rt_mem_attach(ptr, size, thread_num);
 }
 
 OMPNUMA_EXPORT int omp_numa_detach(void *ptr) { return rt_mem_detach(ptr); }

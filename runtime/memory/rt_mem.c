@@ -454,11 +454,15 @@ static int known_range(const void *ptr, size_t size, uintptr_t *start, uintptr_t
     return 0;
 }
 
-static rt_mem_attached_fn attached_fn;
+/* Who is told of an attachment: the placement loop (blind regions start
+ * sampling) and the drop-ins (teams record their members again). */
+static rt_mem_attached_fn attached_fns[4];
+static int nattached_fns;
 
 void rt_mem_on_attach(rt_mem_attached_fn fn)
 {
-    attached_fn = fn;
+    if (nattached_fns < (int)(sizeof attached_fns / sizeof attached_fns[0]))
+        attached_fns[nattached_fns++] = fn;
 }
 
 int rt_mem_attach(void *ptr, size_t size, int thread_num)
@@ -493,8 +497,8 @@ int rt_mem_attach(void *ptr, size_t size, int thread_num)
     attaches[i] = (attach_t){ .base = (uintptr_t)ptr, .start = s, .end = e, .thread_num = thread_num };
 out:
     pthread_mutex_unlock(&reg_lock);
-    if (rc == 0 && attached_fn)
-        attached_fn();
+    for (int k = 0; rc == 0 && k < nattached_fns; k++)
+        attached_fns[k]();
     return rc;
 }
 

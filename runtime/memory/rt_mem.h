@@ -51,8 +51,8 @@ int    rt_mem_detach(void *ptr);
 /* Buffers attached now (no lock: what a source asks before it samples). */
 size_t rt_mem_attachments(void);
 /* Called by the thread that attached a buffer, after the attachment is in
- * (no lock held): what samples attachments may see something now. Set once,
- * before the first region. */
+ * (no lock held): what samples attachments may see something now. Each
+ * listener is added once, before the first region (at most 4). */
 typedef void (*rt_mem_attached_fn)(void);
 void rt_mem_on_attach(rt_mem_attached_fn fn);
 int    rt_mem_migrate_on_next_touch(void *ptr, size_t size);
