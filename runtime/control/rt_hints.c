@@ -55,7 +55,7 @@ static int replace(const rt_mem_hint_t *hints, int nhints, int nkernel, int team
     }
     /* The team's threads, and the record that keeps their pins: a team
      * whose members ran without events (the drop-ins' settled teams, until
-     * a buffer is attached: om_abi_members_recorded) has none. */
+     * a buffer is attached: om_abi.c's members_recorded) has none. */
     if (!r || r->team_size != team_size) {
         errno = EINVAL;
         goto out;

@@ -304,12 +304,14 @@ static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
     hwloc_topology_t topo;
     struct stat st;
     const char *xml = getenv("HWLOC_XMLFILE"), *syn = getenv("HWLOC_SYNTHETIC"), *why;
-    if (spec && *spec && stat(spec, &st) == 0 && (why = xml_unfit(spec)))
+    /* A spec naming a file is XML, anything else a synthetic description. */
+    int spec_file = spec && *spec && stat(spec, &st) == 0;
+    if (spec_file && (why = xml_unfit(spec)))
         return fail(err, errlen, "topology \"%s\": %s", spec, why);
     if (!(spec && *spec) && !(syn && *syn) && xml && *xml && (why = xml_unfit(xml)))
         return fail(err, errlen, "HWLOC_XMLFILE \"%s\": %s", xml, why);
     char size[96];
-    if (spec && *spec && stat(spec, &st) != 0 && (why = synthetic_too_large(spec, size, sizeof size)))
+    if (spec && *spec && !spec_file && (why = synthetic_too_large(spec, size, sizeof size)))
         return fail(err, errlen, "topology \"%s\": %s", spec, why);
     if (!(spec && *spec) && syn && *syn && (why = synthetic_too_large(syn, size, sizeof size)))
         return fail(err, errlen, "HWLOC_SYNTHETIC \"%s\": %s", syn, why);
@@ -317,7 +319,7 @@ static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
         return fail(err, errlen, "hwloc: cannot initialise: %s", strerror(errno));
     int rc = 0;
     if (spec && *spec) {
-        if (stat(spec, &st) == 0) {
+        if (spec_file) {
             rc = hwloc_topology_set_xml(topo, spec);
             snprintf(t->origin, sizeof t->origin, "xml: %s", spec);
         } else {
