@@ -16,10 +16,16 @@ PROGRAM_PATH = "@OMPNUMA_PHYLO_PATH@"
 # What `ompnuma vm` ships with this script (the VM runs the program too, and tags its run for the plugin):
 # ompnuma-vm-file: @OMPNUMA_PHYLO_PATH@
 # ompnuma-vm-file: ompnuma-emu-mark
+# ompnuma-vm-file: ompnuma-start-on
+HERE = os.path.dirname(os.path.realpath(__file__))
 # The guest-side marker command beside this script (build/bin, or the install's bin): `tag 1` before the
 # program and `tag 0` after it make the emulated VM's counts of the program's run apart from this caller's
 # (remote_share_tag1_pct); a no-op instruction elsewhere.
-EMU_MARK = os.path.join(os.path.dirname(os.path.realpath(__file__)), "ompnuma-emu-mark")
+EMU_MARK = os.path.join(HERE, "ompnuma-emu-mark")
+# The launcher beside it (tools/numaemu/start_on.c): the program is exec'ed on the first CPU this caller may
+# use and gets the caller's CPUs back at its entry point, so that its stack and its libraries' data are
+# first-touched on that CPU's node in every run, wherever the caller itself happens to run.
+START_ON = os.path.join(HERE, "ompnuma-start-on")
 
 SEED = 29
 MEAN_BRANCH = 0.05
@@ -40,6 +46,8 @@ Then the program on it, its own seed fixed (one tree for one alignment, whatever
   app-fasttree: fasttreeMP -nt -nopr, FastTree's defaults otherwise (the team: OMP_NUM_THREADS);
   app-iqtree:   iqtree2 -m JC+G4 -fast -seed %d -nt N -quiet, N the first number of OMP_NUM_THREADS, or
                 the CPUs this process may run on (IQ-TREE takes no thread count from OpenMP's variables).
+The program is exec'ed on the first CPU this caller may use (ompnuma-start-on, where it is beside this
+script) and gets this caller's CPUs back at its entry point: its first pages are on one node in every run.
 Its stdout and stderr (other than the tree) are copied to this caller's stderr after it ends.
 "Time in seconds = ..." is the program's run, from its start to its exit, the generation left out.
 "Checksum = ..." is FNV-1a of the Newick tree it wrote, so "identical" is byte for byte.
@@ -160,11 +168,24 @@ def fnv1a(data):
     return "%016x" % h
 
 
+def launch(cmd):
+    """CMD run to its end, its stdout and stderr captured: started through START_ON where it is built, or
+    directly where it is not, or where the launcher could not trace the program (exit 126 and its own
+    message, copied to this caller's stderr)."""
+    if os.access(START_ON, os.X_OK):
+        run = subprocess.run([START_ON, str(min(os.sched_getaffinity(0)))] + cmd,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if run.returncode != 126 or not run.stderr.startswith(b"ompnuma-start-on:"):
+            return run
+        sys.stderr.write(run.stderr.decode(errors="replace"))
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
 def run_fasttree(alignment, workdir):
     """(command, exit status, the tree's bytes, threads it reported, its log-likelihood, the rest of its
     output)."""
     cmd = [PROGRAM_PATH, "-nt", "-nopr", alignment]
-    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run = launch(cmd)
     err = run.stderr.decode(errors="replace")
     threads = re.search(r"OpenMP \((\d+) threads\)", err)
     lnl = re.findall(r"LogLk = (-?[0-9.]+)", err)
@@ -182,7 +203,7 @@ def run_iqtree(alignment, workdir):
     pre = os.path.join(workdir, "run")
     cmd = [PROGRAM_PATH, "-s", alignment, "-m", "JC+G4", "-fast", "-seed", str(SEED),
            "-nt", str(iqtree_threads()), "-pre", pre, "-quiet"]
-    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run = launch(cmd)
     out = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
     tree = log = ""
     for suffix in (".treefile", ".log"):
