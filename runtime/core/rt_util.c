@@ -174,3 +174,29 @@ int rt_parse_int(const char *text, int lo, int hi, int *out)
     *out = (int)v;
     return 0;
 }
+
+long rt_kernel_list(const char *s, int *out, long cap)
+{
+    long n = 0, last = -1;
+    while (*s && *s != '\n') {
+        char *e;
+        errno = 0;
+        long lo = strtol(s, &e, 10), hi = lo;
+        if (e == s || *s == '-' || *s == '+' || errno)
+            return -1;
+        if (*e == '-') {
+            s = e + 1;
+            hi = strtol(s, &e, 10);
+            if (e == s || *s == '-' || *s == '+' || errno)
+                return -1;
+        }
+        if (lo <= last || hi < lo || hi > INT_MAX || (*e != ',' && *e != '\n' && *e))
+            return -1;
+        for (long v = lo; v <= hi && n + (v - lo) < cap; v++)
+            out[n + (v - lo)] = (int)v;
+        n += hi - lo + 1;
+        last = hi;
+        s = *e == ',' ? e + 1 : e;
+    }
+    return n;
+}

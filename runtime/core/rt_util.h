@@ -55,6 +55,12 @@ int rt_open_output(const char *path, int append);
 /* The same, as a stream to write ("w"), or NULL with errno. */
 FILE *rt_open_output_stream(const char *path);
 
+/* The members of a list as the kernel writes one ("0-3,8,10-11\n": a node's
+ * cpulist, the online nodes, a cpuset's CPUs), ascending, the first cap of
+ * them into out. How many the list has, or -1 when the text is not such a
+ * list (an empty list has none). */
+long rt_kernel_list(const char *s, int *out, long cap);
+
 /* Whether the directory holding path (which need not exist) can be written. */
 int rt_dir_writable(const char *path);
 

@@ -2,6 +2,7 @@
 #include "rt_mem.h"
 #include "rt_sys.h"
 #include "rt_mem_int.h"
+#include "rt_util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -45,7 +46,8 @@ static void load_cpu_map(void)
     }
     for (int c = 0; c < ncpu_map; c++)
         cpu_node[c] = rt_mem_numa_ok ? -1 : 0;
-    for (int n = 0; rt_mem_numa_ok && n < rt_mem_nnodes; n++) {
+    int *list = malloc(sizeof *list * (size_t)ncpu_map);
+    for (int n = 0; list && rt_mem_numa_ok && n < rt_mem_nnodes; n++) {
         char path[96], buf[4096];
         snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", n);
         FILE *f = fopen(path, "re");
@@ -54,20 +56,12 @@ static void load_cpu_map(void)
         size_t len = fread(buf, 1, sizeof buf - 1, f);
         fclose(f);
         buf[len] = 0;
-        /* cpulist grammar: list := range (',' range)* ; range := N | N '-' M */
-        for (char *s = buf; *s && *s != '\n';) {
-            char *e;
-            long lo = strtol(s, &e, 10), hi = lo;
-            if (e == s)
-                break;
-            if (*e == '-')
-                hi = strtol(e + 1, &e, 10);
-            for (long c = lo; c <= hi && c < ncpu_map; c++)
-                if (c >= 0)
-                    cpu_node[c] = n;
-            s = *e == ',' ? e + 1 : e;
-        }
+        long k = rt_kernel_list(buf, list, ncpu_map);
+        for (long i = 0; i < k && i < ncpu_map; i++)
+            if (list[i] < ncpu_map)
+                cpu_node[list[i]] = n;
     }
+    free(list);
 }
 
 static void do_init(void)

@@ -1,4 +1,4 @@
-/* rt_topology.c: hwloc (this machine, XML or synthetic) or a nodes=N,cores=C spec -> rt_topo_t. */
+/* rt_topology.c: sysfs (this machine), hwloc (this machine, XML or synthetic) or a nodes=N,cores=C spec -> rt_topo_t. */
 #include <errno.h>
 #include <hwloc.h>
 #include <signal.h>
@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_procfs.h"
 #include "rt_topology.h"
 #include "rt_util.h"
 
@@ -299,6 +300,214 @@ static const char *synthetic_too_large(const char *s, char *why, size_t len)
     return why;
 }
 
+/*
+ * This machine, read from sysfs where hwloc's Linux discovery reads it, but
+ * only what rt_topo_t holds: the online nodes the process's cpuset allows,
+ * each one's CPUs (those the cpuset allows), memory and distances. hwloc
+ * also reads every CPU's topology, caches and frequencies, the memory
+ * attributes and DMI: in the paced 2-node VM its load took 520-780 ms of
+ * model time (2-3 M guest instructions, most of them the guest kernel's) at the
+ * program's first region, which the drop-in with OMP_PLACEMENT=off never
+ * pays (IQ-TREE 16 x 200: 1.021 of off, benchmarks/README.md). The cpuset
+ * is found as hwloc finds it: a cgroup mount with the cpuset controller in
+ * /proc/mounts, else the cgroup2 one; the process's group in
+ * /proc/self/cgroup; then cpuset.cpus and cpuset.mems (v1) or
+ * cpuset.cpus.effective and cpuset.mems.effective (v2), a file that is not
+ * there restricting nothing. Anything else (no node directory, a file that
+ * cannot be read or parsed, a node without memory, an HWLOC_ variable that
+ * steers hwloc): 1, and hwloc reads the machine.
+ */
+#define SYSFS_NODE "/sys/devices/system/node"
+#define SYSFS_BUF (64 << 10)
+
+typedef struct sysfs_read {
+    char *buf;       /* SYSFS_BUF bytes */
+    int  *list;      /* a parsed list, up to cap members */
+    long  cap;
+} sysfs_read_t;
+
+/* The members of the list in path, or -1 (unreadable, malformed, longer than cap). */
+static long read_list(sysfs_read_t *r, const char *path)
+{
+    if (rt_procfs_read(path, r->buf, SYSFS_BUF) < 0)
+        return -1;
+    long n = rt_kernel_list(r->buf, r->list, r->cap);
+    return n <= r->cap ? n : -1;
+}
+
+/* Whether an HWLOC_ variable (but the plugins' path) asks hwloc for something. */
+static int hwloc_steered(void)
+{
+    extern char **environ;
+    for (char **e = environ; e && *e; e++)
+        if (!strncmp(*e, "HWLOC_", 6) && strncmp(*e, "HWLOC_PLUGINS_PATH=", 19))
+            return 1;
+    return 0;
+}
+
+/* The directory of the process's cpuset (its cgroup under the cpuset
+ * mount) into dir, and whether it is cgroup v2: 0 or 1; -1 when no mount
+ * has cpusets (nothing restricted); -2 when it cannot be told. */
+static int cpuset_dir(sysfs_read_t *r, char *dir, size_t len)
+{
+    if (rt_procfs_read("/proc/mounts", r->buf, SYSFS_BUF) < 0)
+        return -2;
+    char v1[PATH_MAX] = "", v2[PATH_MAX] = "";
+    for (char *save, *line = strtok_r(r->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char where[PATH_MAX], type[32], opts[1024];
+        if (sscanf(line, "%*s %4095s %31s %1023s", where, type, opts) != 3)
+            continue;
+        int cpuset = 0;
+        for (char *o, *os = opts; (o = strsep(&os, ","));)
+            cpuset |= !strcmp(o, "cpuset");
+        if (!strcmp(type, "cgroup") && cpuset && !v1[0])
+            snprintf(v1, sizeof v1, "%s", where);
+        else if (!strcmp(type, "cgroup2") && !v2[0])
+            snprintf(v2, sizeof v2, "%s", where);
+    }
+    if (!v1[0] && !v2[0])
+        return -1;
+    if (rt_procfs_read("/proc/self/cgroup", r->buf, SYSFS_BUF) < 0)
+        return -2;
+    /* Lines "ID:CONTROLLERS:PATH": v1's names cpuset among its controllers, v2's is "0::PATH". */
+    for (char *save, *line = strtok_r(r->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
+        if (!path)
+            continue;
+        *ctl++ = 0;
+        *path++ = 0;
+        int cpuset = 0, unified = !strcmp(line, "0") && !*ctl;
+        for (char *c, *cs = ctl; (c = strsep(&cs, ","));)
+            cpuset |= !strcmp(c, "cpuset");
+        if (v1[0] ? cpuset : unified) {
+            int n = snprintf(dir, len, "%s%s", v1[0] ? v1 : v2, path);
+            return n > 0 && (size_t)n < len ? !v1[0] : -2;
+        }
+    }
+    return -1;
+}
+
+/* The cpuset's CPUs or nodes (what: "cpus", "mems") as a map over 0..n-1
+ * (1: allowed) in allowed, left as it is when the cpuset has no such file;
+ * 0, or -1 when the file says what cannot be read. */
+static int cpuset_allows(sysfs_read_t *r, const char *dir, int v2, const char *what, unsigned char *allowed, int n)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/cpuset.%s%s", dir, what, v2 ? ".effective" : "");
+    if (access(path, F_OK) != 0)
+        return 0;
+    long k = read_list(r, path);
+    if (k < 0)
+        return -1;
+    memset(allowed, 0, (size_t)n);
+    for (long i = 0; i < k; i++)
+        if (r->list[i] < n)
+            allowed[r->list[i]] = 1;
+    return 0;
+}
+
+/* A node's distances to every online node (its distance file), in the
+ * order of online[]; 0 or -1. */
+static int node_distances(sysfs_read_t *r, int os, double *row, long nonline)
+{
+    char path[96];
+    snprintf(path, sizeof path, SYSFS_NODE "/node%d/distance", os);
+    if (rt_procfs_read(path, r->buf, SYSFS_BUF) < 0)
+        return -1;
+    char *s = r->buf, *e;
+    for (long j = 0; j < nonline; j++, s = e) {
+        long d = strtol(s, &e, 10);
+        if (e == s || d <= 0)
+            return -1;
+        row[j] = (double)d;
+    }
+    return 0;
+}
+
+static int load_sysfs(rt_topo_t *t)
+{
+    if (hwloc_steered())
+        return 1;
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    sysfs_read_t r = {malloc(SYSFS_BUF), NULL, (ncpu > RT_TOPO_MAX_NODES ? ncpu : RT_TOPO_MAX_NODES) + 1};
+    r.list = malloc((size_t)r.cap * sizeof *r.list);
+    int *online = NULL, *keep = NULL, rc = 1;
+    unsigned char *cpu_ok = NULL, *node_ok = NULL;
+    double *dist = NULL;
+    long nonline;
+    if (!r.buf || !r.list || ncpu < 1 || (nonline = read_list(&r, SYSFS_NODE "/online")) < 1 ||
+        nonline > RT_TOPO_MAX_NODES)
+        goto out;
+    online = malloc((size_t)nonline * sizeof *online);
+    keep = malloc((size_t)nonline * sizeof *keep);
+    dist = malloc((size_t)nonline * (size_t)nonline * sizeof *dist);
+    int maxnode = r.list[nonline - 1];
+    cpu_ok = malloc((size_t)ncpu);
+    node_ok = malloc((size_t)maxnode + 1);
+    if (!online || !keep || !dist || !cpu_ok || !node_ok)
+        goto out;
+    memcpy(online, r.list, (size_t)nonline * sizeof *online);
+    memset(cpu_ok, 1, (size_t)ncpu);
+    memset(node_ok, 1, (size_t)maxnode + 1);
+    char dir[PATH_MAX];
+    int v2 = cpuset_dir(&r, dir, sizeof dir);
+    if (v2 == -2 || (v2 >= 0 && (cpuset_allows(&r, dir, v2, "cpus", cpu_ok, (int)ncpu) != 0 ||
+                                 cpuset_allows(&r, dir, v2, "mems", node_ok, maxnode + 1) != 0)))
+        goto out;
+    int nnodes = 0;
+    for (long i = 0; i < nonline; i++)
+        if (node_ok[online[i]])
+            keep[nnodes++] = (int)i;
+    if (nnodes < 1 || alloc_nodes(t, nnodes) != 0)
+        goto out;
+    for (int n = 0; n < nnodes; n++) {
+        int os = online[keep[n]];
+        char path[96];
+        snprintf(path, sizeof path, SYSFS_NODE "/node%d/meminfo", os);
+        unsigned long long kib = 0;
+        const char *total;
+        if (rt_procfs_read(path, r.buf, SYSFS_BUF) < 0 || !(total = strstr(r.buf, "MemTotal:")) ||
+            sscanf(total, "MemTotal: %llu kB", &kib) != 1 || kib == 0)
+            goto out;
+        t->os_index[n] = os;
+        t->memory[n] = (uint64_t)kib << 10;
+        snprintf(path, sizeof path, SYSFS_NODE "/node%d/cpulist", os);
+        long k = read_list(&r, path);
+        if (k < 0 || node_distances(&r, os, dist + keep[n] * nonline, nonline) != 0)
+            goto out;
+        t->cpus[n] = malloc((size_t)(k ? k : 1) * sizeof(int));
+        if (!t->cpus[n])
+            goto out;
+        for (long i = 0; i < k; i++)
+            if (r.list[i] < ncpu && cpu_ok[r.list[i]])
+                t->cpus[n][t->capacity[n]++] = r.list[i];
+        t->ncpus += t->capacity[n];
+    }
+    /* Normalised as hwloc's are (hwloc_distances): local 10. */
+    double local = 0;
+    for (int i = 0; i < nnodes; i++)
+        local += dist[keep[i] * nonline + keep[i]] / nnodes;
+    for (int i = 0; i < nnodes; i++)
+        for (int j = 0; j < nnodes; j++)
+            t->distance[i * nnodes + j] = 10.0 * dist[keep[i] * nonline + keep[j]] / local;
+    t->distances_known = 1;
+    t->this_system = 1;
+    snprintf(t->origin, sizeof t->origin, "this system");
+    derive_factor(t);
+    rc = 0;
+out:
+    if (rc != 0)
+        rt_topo_free(t);
+    free(r.buf);
+    free(r.list);
+    free(online);
+    free(keep);
+    free(dist);
+    free(cpu_ok);
+    free(node_ok);
+    return rc;
+}
+
 static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
 {
     hwloc_topology_t topo;
@@ -390,7 +599,8 @@ int rt_topo_load(const char *spec, rt_topo_t *topo, char *err, size_t errlen)
 {
     memset(topo, 0, sizeof *topo);
     int rc = (spec && !strncmp(spec, "nodes=", 6)) ? load_simple(spec, topo, err, errlen)
-                                                   : load_hwloc(spec, topo, err, errlen);
+             : (spec && *spec) || load_sysfs(topo) != 0 ? load_hwloc(spec, topo, err, errlen)
+                                                          : 0;
     if (rc != 0)
         rt_topo_free(topo);
     return rc;

@@ -1,4 +1,4 @@
-/* rt_topology.h: the machine's NUMA topology from hwloc, as the plain model placement/ uses. */
+/* rt_topology.h: the machine's NUMA topology (sysfs, or hwloc), as the plain model placement/ uses. */
 #ifndef OMPNUMA_RT_TOPOLOGY_H
 #define OMPNUMA_RT_TOPOLOGY_H
 
@@ -27,8 +27,11 @@ typedef struct rt_topo {
 
 /*
  * Load a topology.
- *   spec NULL or ""            this machine (hwloc honours HWLOC_XMLFILE,
- *                              HWLOC_SYNTHETIC and HWLOC_THISSYSTEM)
+ *   spec NULL or ""            this machine: its NUMA nodes from sysfs, or
+ *                              through hwloc (which honours HWLOC_XMLFILE,
+ *                              HWLOC_SYNTHETIC and HWLOC_THISSYSTEM) when an
+ *                              HWLOC_ variable is set or sysfs does not read
+ *                              as expected
  *   "nodes=N,cores=C[,factor=F]"  N identical nodes of C cores, remote
  *                              distance 10*F (default F = 2.0)
  *   a readable file            an hwloc XML export
