@@ -122,6 +122,11 @@ if ctypes.util.find_library("debuginfod"):
 if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("as-nobody")
     config.substitutions.append(("%as-nobody", "setpriv --reuid=65534 --regid=65534 --clear-groups"))
+# cpuset-v1: the suite runs as root where cgroup v1's cpuset controller is mounted at /sys/fs/cgroup/cpuset,
+# so that a test can run a program in a cpuset of its own (tests/runtime/os/Inputs/in_cpuset.py).
+if hasattr(os, "geteuid") and os.geteuid() == 0 and os.access("/sys/fs/cgroup/cpuset/cpuset.cpus", os.R_OK) \
+        and os.access("/sys/fs/cgroup/cpuset", os.W_OK):
+    config.available_features.add("cpuset-v1")
 # kernel-timing: tests whose outcome depends on how fast the guest kernel
 # scans and migrates (Linux's automatic NUMA balancing); run them with
 # OMPNUMA_TEST_KERNEL_TIMING=1, they are not part of the default suite.
