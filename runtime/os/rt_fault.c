@@ -325,6 +325,17 @@ int rt_fault_exclude_thread(void)
     return rc ? -1 : 0;
 }
 
+int rt_fault_excluded_from(uintptr_t lo, uintptr_t *next)
+{
+    int n = atomic_load(&nexcluded), hit = 0;
+    for (int i = 0; i < n; i++)
+        if (excluded[i].lo == lo && (!hit || excluded[i].hi > *next)) {
+            *next = excluded[i].hi;
+            hit = 1;
+        }
+    return hit;
+}
+
 int rt_fault_excluded(uintptr_t lo, uintptr_t hi, uintptr_t *next)
 {
     int n = atomic_load(&nexcluded), hit = 0;

@@ -126,5 +126,10 @@ int rt_fault_exclude_thread(void);
 /* Whether [lo, hi) overlaps an excluded range; if so *next is the end of
  * the furthest overlapping one (where protection may resume). */
 int rt_fault_excluded(uintptr_t lo, uintptr_t hi, uintptr_t *next);
+/* Whether an excluded range begins exactly at lo (a known thread's stack
+ * begins at its guard page's end); if so *next is the end of the furthest
+ * one that does. A range that only reaches past lo (a neighbour's TCB
+ * margin) does not count. */
+int rt_fault_excluded_from(uintptr_t lo, uintptr_t *next);
 
 #endif
