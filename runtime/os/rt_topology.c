@@ -110,6 +110,19 @@ static int load_simple(const char *spec, rt_topo_t *t, char *err, size_t errlen)
     return 0;
 }
 
+/* t->distance as read (SLIT units, or latencies in ns) scaled so that the
+ * mean local distance is 10, as the SLIT's is: latencies become ratios. */
+static void local_is_10(rt_topo_t *t)
+{
+    int n = t->nnodes;
+    double local = 0;
+    for (int i = 0; i < n; i++)
+        local += t->distance[i * n + i];
+    local /= n;
+    for (int i = 0; local > 0 && i < n * n; i++)
+        t->distance[i] = 10.0 * t->distance[i] / local;
+}
+
 static void hwloc_distances(hwloc_topology_t topo, rt_topo_t *t)
 {
     struct hwloc_distances_s *dist = NULL;
@@ -118,17 +131,12 @@ static void hwloc_distances(hwloc_topology_t topo, rt_topo_t *t)
                                             HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 && nr >= 1;
     if (found && dist->nbobjs == (unsigned)t->nnodes) {
         /* hwloc orders objects by its own index; map them to ours by logical index. */
-        double local = 0;
-        for (unsigned i = 0; i < dist->nbobjs; i++)
-            local += (double)dist->values[i * dist->nbobjs + i];
-        local /= dist->nbobjs;
         for (unsigned i = 0; i < dist->nbobjs; i++)
             for (unsigned j = 0; j < dist->nbobjs; j++) {
                 int a = (int)dist->objs[i]->logical_index, b = (int)dist->objs[j]->logical_index;
-                /* Normalise so local is 10, as the SLIT is; latencies in ns become ratios. */
-                double v = (double)dist->values[i * dist->nbobjs + j];
-                t->distance[a * t->nnodes + b] = local > 0 ? 10.0 * v / local : v;
+                t->distance[a * t->nnodes + b] = (double)dist->values[i * dist->nbobjs + j];
             }
+        local_is_10(t);
         t->distances_known = 1;
     } else {
         uniform_distances(t, DEFAULT_REMOTE_FACTOR);
@@ -483,13 +491,10 @@ static int load_sysfs(rt_topo_t *t)
                 t->cpus[n][t->capacity[n]++] = r.list[i];
         t->ncpus += t->capacity[n];
     }
-    /* Normalised as hwloc's are (hwloc_distances): local 10. */
-    double local = 0;
-    for (int i = 0; i < nnodes; i++)
-        local += dist[keep[i] * nonline + keep[i]] / nnodes;
     for (int i = 0; i < nnodes; i++)
         for (int j = 0; j < nnodes; j++)
-            t->distance[i * nnodes + j] = 10.0 * dist[keep[i] * nonline + keep[j]] / local;
+            t->distance[i * nnodes + j] = dist[keep[i] * nonline + keep[j]];
+    local_is_10(t);
     t->distances_known = 1;
     t->this_system = 1;
     snprintf(t->origin, sizeof t->origin, "this system");
