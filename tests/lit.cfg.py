@@ -127,6 +127,10 @@ if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
 if hasattr(os, "geteuid") and os.geteuid() == 0 and os.access("/sys/fs/cgroup/cpuset/cpuset.cpus", os.R_OK) \
         and os.access("/sys/fs/cgroup/cpuset", os.W_OK):
     config.available_features.add("cpuset-v1")
+# fake-sysfs: the suite runs as root with unshare(1) and /proc/self/cpuset, so that a test can show a program a
+# machine of its own making in a private mount namespace (tests/runtime/os/Inputs/fake_machine.py).
+if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("unshare") and os.path.exists("/proc/self/cpuset"):
+    config.available_features.add("fake-sysfs")
 # kernel-timing: tests whose outcome depends on how fast the guest kernel
 # scans and migrates (Linux's automatic NUMA balancing); run them with
 # OMPNUMA_TEST_KERNEL_TIMING=1, they are not part of the default suite.

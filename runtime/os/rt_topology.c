@@ -1,6 +1,8 @@
 /* rt_topology.c: sysfs (this machine), hwloc (this machine, XML or synthetic) or a nodes=N,cores=C spec -> rt_topo_t. */
 #include <errno.h>
 #include <hwloc.h>
+#include <limits.h>
+#include <mntent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -317,10 +319,12 @@ static const char *synthetic_too_large(const char *s, char *why, size_t len)
  * model time (2-3 M guest instructions, most of them the guest kernel's) at the
  * program's first region, which the drop-in with OMP_PLACEMENT=off never
  * pays (IQ-TREE 16 x 200: 1.021 of off, benchmarks/README.md). The cpuset
- * is found as hwloc finds it: a cgroup mount with the cpuset controller in
- * /proc/mounts, else the cgroup2 one; the process's group in
- * /proc/self/cgroup; then cpuset.cpus and cpuset.mems (v1) or
- * cpuset.cpus.effective and cpuset.mems.effective (v2), a file that is not
+ * is found as hwloc finds it: the first mount in /proc/mounts that holds
+ * cpusets (a cgroup v1 hierarchy with the cpuset controller, the legacy
+ * cpuset file system, or a v2 hierarchy whose root lists the controller);
+ * the process's cpuset in /proc/self/cpuset (v2: the nearest cgroup with
+ * the controller), else /proc/self/cgroup; then its cpus and mems files
+ * (v2: cpuset.cpus.effective and cpuset.mems.effective), a file that is not
  * there restricting nothing. Anything else (no node directory, a file that
  * cannot be read or parsed, a node without memory, an HWLOC_ variable that
  * steers hwloc): 1, and hwloc reads the machine.
@@ -353,64 +357,106 @@ static int hwloc_steered(void)
     return 0;
 }
 
-/* The directory of the process's cpuset (its cgroup under the cpuset
- * mount) into dir, and whether it is cgroup v2: 0 or 1; -1 when no mount
- * has cpusets (nothing restricted); -2 when it cannot be told. */
-static int cpuset_dir(sysfs_read_t *r, char *dir, size_t len)
+/* How a cpuset's files are named under its mount (as hwloc names them):
+ * cgroup v2 "cpuset.cpus.effective" (the ancestors' masks applied), v1
+ * "cpuset.cpus", the legacy cpuset file system and a v1 mount with the
+ * noprefix option "cpus". */
+enum { CPUSET_NONE = -1, CPUSET_CANNOT_TELL = -2, CPUSET_V2 = 0, CPUSET_V1, CPUSET_LEGACY };
+
+/* Whether a mount's options (or a v2 mount's controllers) name `word`, in
+ * the list `s` of words separated by any of `seps`. */
+static int names(const char *s, const char *seps, const char *word)
 {
-    if (rt_procfs_read("/proc/mounts", r->buf, SYSFS_BUF) < 0)
-        return -2;
-    char v1[PATH_MAX] = "", v2[PATH_MAX] = "";
-    for (char *save, *line = strtok_r(r->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char where[PATH_MAX], type[32], opts[1024];
-        if (sscanf(line, "%*s %4095s %31s %1023s", where, type, opts) != 3)
-            continue;
-        int cpuset = 0;
-        for (char *o, *os = opts; (o = strsep(&os, ","));)
-            cpuset |= !strcmp(o, "cpuset");
-        if (!strcmp(type, "cgroup") && cpuset && !v1[0])
-            snprintf(v1, sizeof v1, "%s", where);
-        else if (!strcmp(type, "cgroup2") && !v2[0])
-            snprintf(v2, sizeof v2, "%s", where);
-    }
-    if (!v1[0] && !v2[0])
-        return -1;
-    if (rt_procfs_read("/proc/self/cgroup", r->buf, SYSFS_BUF) < 0)
-        return -2;
-    /* Lines "ID:CONTROLLERS:PATH": v1's names cpuset among its controllers, v2's is "0::PATH". */
-    for (char *save, *line = strtok_r(r->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
-        if (!path)
-            continue;
-        *ctl++ = 0;
-        *path++ = 0;
-        int cpuset = 0, unified = !strcmp(line, "0") && !*ctl;
-        for (char *c, *cs = ctl; (c = strsep(&cs, ","));)
-            cpuset |= !strcmp(c, "cpuset");
-        if (v1[0] ? cpuset : unified) {
-            int n = snprintf(dir, len, "%s%s", v1[0] ? v1 : v2, path);
-            return n > 0 && (size_t)n < len ? !v1[0] : -2;
-        }
-    }
-    return -1;
+    size_t n = strlen(word);
+    for (const char *p = s; *p; p += strcspn(p, seps), p += *p != 0)
+        if (!strncmp(p, word, n) && (!p[n] || strchr(seps, p[n])))
+            return 1;
+    return 0;
 }
 
-/* The cpuset's CPUs or nodes (what: "cpus", "mems") as a map over 0..n-1
- * (1: allowed) in allowed, left as it is when the cpuset has no such file;
- * 0, or -1 when the file says what cannot be read. */
-static int cpuset_allows(sysfs_read_t *r, const char *dir, int v2, const char *what, unsigned char *allowed, int n)
+/* The first mount in /proc/mounts that holds cpusets (a v2 hierarchy only
+ * when its root lists the cpuset controller), its directory into dir (the
+ * escapes of /proc/mounts decoded); its kind, CPUSET_NONE, or
+ * CPUSET_CANNOT_TELL. */
+static int cpuset_mount(sysfs_read_t *r, char *dir, size_t len)
+{
+    FILE *f = setmntent("/proc/mounts", "re");
+    if (!f)
+        return CPUSET_CANNOT_TELL;
+    struct mntent m;
+    int kind = CPUSET_NONE;
+    while (kind == CPUSET_NONE && getmntent_r(f, &m, r->buf, SYSFS_BUF)) {
+        if (!strcmp(m.mnt_type, "cgroup2")) {
+            char path[PATH_MAX + 32];
+            snprintf(path, sizeof path, "%s/cgroup.controllers", m.mnt_dir);
+            char ctl[1024];
+            if (rt_procfs_read(path, ctl, sizeof ctl) > 0 && names(ctl, " \n", "cpuset"))
+                kind = CPUSET_V2;
+        } else if (!strcmp(m.mnt_type, "cpuset")) {
+            kind = CPUSET_LEGACY;
+        } else if (!strcmp(m.mnt_type, "cgroup") && names(m.mnt_opts, ",", "cpuset")) {
+            kind = names(m.mnt_opts, ",", "noprefix") ? CPUSET_LEGACY : CPUSET_V1;
+        }
+        if (kind != CPUSET_NONE && (size_t)snprintf(dir, len, "%s", m.mnt_dir) >= len)
+            kind = CPUSET_CANNOT_TELL;
+    }
+    endmntent(f);
+    return kind;
+}
+
+/* The directory of the process's cpuset into dir: the mount's directory and
+ * the path /proc/self/cpuset names (cgroup v2: the nearest cgroup with the
+ * cpuset controller), else the first line of /proc/self/cgroup for a v1
+ * cpuset hierarchy or the v2 one. Its kind (cpuset_mount), CPUSET_NONE when
+ * nothing restricts the process. */
+static int cpuset_dir(sysfs_read_t *r, char *dir, size_t len)
+{
+    char mnt[PATH_MAX];
+    int kind = cpuset_mount(r, mnt, sizeof mnt);
+    if (kind < 0)
+        return kind;
+    const char *path = NULL;
+    if (rt_procfs_read("/proc/self/cpuset", r->buf, SYSFS_BUF) > 0 && r->buf[0] == '/') {
+        path = r->buf;
+    } else if (rt_procfs_read("/proc/self/cgroup", r->buf, SYSFS_BUF) >= 0) {
+        /* Lines "ID:CONTROLLERS:PATH": a v1 hierarchy with cpuset among its controllers, or v2's "0::PATH". */
+        for (char *save, *line = strtok_r(r->buf, "\n", &save); line && !path;
+             line = strtok_r(NULL, "\n", &save)) {
+            char *colon = strchr(line, ':');
+            if (colon && !strncmp(colon, ":cpuset:", 8))
+                path = colon + 8;
+            else if (colon && !strncmp(colon, "::", 2))
+                path = colon + 2;
+        }
+    } else {
+        return CPUSET_CANNOT_TELL;
+    }
+    if (!path)
+        return CPUSET_NONE;
+    size_t n = strcspn(path, "\n");
+    int w = snprintf(dir, len, "%s%.*s", mnt, (int)n, path);
+    return w > 0 && (size_t)w < len ? kind : CPUSET_CANNOT_TELL;
+}
+
+/* The map over 0..n-1 in allowed (1: allowed) narrowed to the cpuset's
+ * CPUs or nodes (what: "cpus", "mems"), left as it is when the cpuset has
+ * no such file; 0, or -1 when the file says what cannot be read. */
+static int cpuset_allows(sysfs_read_t *r, const char *dir, int kind, const char *what, unsigned char *allowed,
+                         int n)
 {
     char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/cpuset.%s%s", dir, what, v2 ? ".effective" : "");
+    snprintf(path, sizeof path, "%s/%s%s%s", dir, kind == CPUSET_LEGACY ? "" : "cpuset.", what,
+             kind == CPUSET_V2 ? ".effective" : "");
     if (access(path, F_OK) != 0)
         return 0;
     long k = read_list(r, path);
     if (k < 0)
         return -1;
-    memset(allowed, 0, (size_t)n);
-    for (long i = 0; i < k; i++)
-        if (r->list[i] < n)
-            allowed[r->list[i]] = 1;
+    for (long i = 0; i < k; i++) /* allowed and listed: marked, then kept */
+        if (r->list[i] < n && allowed[r->list[i]])
+            allowed[r->list[i]] = 2;
+    for (int i = 0; i < n; i++)
+        allowed[i] = allowed[i] == 2;
     return 0;
 }
 
@@ -432,35 +478,47 @@ static int node_distances(sysfs_read_t *r, int os, double *row, long nonline)
     return 0;
 }
 
+/* Node numbers beyond this are not read from sysfs (the kernel's own limit
+ * is 1024): hwloc reads such a machine. */
+#define SYSFS_MAX_NODE_ID 65535
+
 static int load_sysfs(rt_topo_t *t)
 {
     if (hwloc_steered())
         return 1;
-    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-    sysfs_read_t r = {malloc(SYSFS_BUF), NULL, (ncpu > RT_TOPO_MAX_NODES ? ncpu : RT_TOPO_MAX_NODES) + 1};
+    long conf = sysconf(_SC_NPROCESSORS_CONF);
+    sysfs_read_t r = {malloc(SYSFS_BUF), NULL, (conf > 8192 ? conf : 8192) + 1};
     r.list = malloc((size_t)r.cap * sizeof *r.list);
     int *online = NULL, *keep = NULL, rc = 1;
     unsigned char *cpu_ok = NULL, *node_ok = NULL;
     double *dist = NULL;
-    long nonline;
-    if (!r.buf || !r.list || ncpu < 1 || (nonline = read_list(&r, SYSFS_NODE "/online")) < 1 ||
-        nonline > RT_TOPO_MAX_NODES)
+    long nonline, ncpu = 0;
+    /* The online CPUs (a node's cpulist may still name one going offline),
+     * and the bound of CPU numbers. */
+    long k = r.buf && r.list ? read_list(&r, "/sys/devices/system/cpu/online") : -1;
+    for (long i = 0; i < k; i++)
+        ncpu = r.list[i] + 1 > ncpu ? r.list[i] + 1 : ncpu;
+    if (k < 1 || !(cpu_ok = calloc((size_t)ncpu, 1)))
+        goto out;
+    for (long i = 0; i < k; i++)
+        cpu_ok[r.list[i]] = 1;
+    if ((nonline = read_list(&r, SYSFS_NODE "/online")) < 1 || nonline > RT_TOPO_MAX_NODES ||
+        r.list[nonline - 1] > SYSFS_MAX_NODE_ID)
         goto out;
     online = malloc((size_t)nonline * sizeof *online);
     keep = malloc((size_t)nonline * sizeof *keep);
     dist = malloc((size_t)nonline * (size_t)nonline * sizeof *dist);
     int maxnode = r.list[nonline - 1];
-    cpu_ok = malloc((size_t)ncpu);
     node_ok = malloc((size_t)maxnode + 1);
-    if (!online || !keep || !dist || !cpu_ok || !node_ok)
+    if (!online || !keep || !dist || !node_ok)
         goto out;
     memcpy(online, r.list, (size_t)nonline * sizeof *online);
-    memset(cpu_ok, 1, (size_t)ncpu);
     memset(node_ok, 1, (size_t)maxnode + 1);
     char dir[PATH_MAX];
-    int v2 = cpuset_dir(&r, dir, sizeof dir);
-    if (v2 == -2 || (v2 >= 0 && (cpuset_allows(&r, dir, v2, "cpus", cpu_ok, (int)ncpu) != 0 ||
-                                 cpuset_allows(&r, dir, v2, "mems", node_ok, maxnode + 1) != 0)))
+    int kind = cpuset_dir(&r, dir, sizeof dir);
+    if (kind == CPUSET_CANNOT_TELL ||
+        (kind >= 0 && (cpuset_allows(&r, dir, kind, "cpus", cpu_ok, (int)ncpu) != 0 ||
+                       cpuset_allows(&r, dir, kind, "mems", node_ok, maxnode + 1) != 0)))
         goto out;
     int nnodes = 0;
     for (long i = 0; i < nonline; i++)
@@ -480,15 +538,20 @@ static int load_sysfs(rt_topo_t *t)
         t->os_index[n] = os;
         t->memory[n] = (uint64_t)kib << 10;
         snprintf(path, sizeof path, SYSFS_NODE "/node%d/cpulist", os);
-        long k = read_list(&r, path);
-        if (k < 0 || node_distances(&r, os, dist + keep[n] * nonline, nonline) != 0)
+        long nc = read_list(&r, path);
+        if (nc < 0 || node_distances(&r, os, dist + keep[n] * nonline, nonline) != 0)
             goto out;
-        t->cpus[n] = malloc((size_t)(k ? k : 1) * sizeof(int));
+        t->cpus[n] = malloc((size_t)(nc ? nc : 1) * sizeof(int));
         if (!t->cpus[n])
             goto out;
-        for (long i = 0; i < k; i++)
-            if (r.list[i] < ncpu && cpu_ok[r.list[i]])
-                t->cpus[n][t->capacity[n]++] = r.list[i];
+        for (long i = 0; i < nc; i++) {
+            if (r.list[i] >= ncpu || !cpu_ok[r.list[i]])
+                continue;
+            if (cpu_ok[r.list[i]] == 2) /* in two nodes' lists: not Linux as hwloc knows it */
+                goto out;
+            cpu_ok[r.list[i]] = 2;
+            t->cpus[n][t->capacity[n]++] = r.list[i];
+        }
         t->ncpus += t->capacity[n];
     }
     for (int i = 0; i < nnodes; i++)
@@ -600,12 +663,90 @@ static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
     return 0;
 }
 
+/*
+ * One order of nodes and one owner per CPU, whichever reader gave them:
+ * hwloc gives a memory-only node (CXL, PMEM, HBM) the CPUs of its HMAT
+ * initiator or of its nearest node, and lists it right after that node,
+ * where sysfs lists no CPU for it and numbers nodes as the kernel does.
+ * A CPU belongs to the first node that lists it (hwloc lists the nodes
+ * with CPUs of their own first in a shared locality), a node without CPUs
+ * of its own holds memory only (capacity 0: no thread is placed on it,
+ * its memory is remote to every CPU); nodes are ordered by their first CPU,
+ * then the memory-only ones by kernel number. -1 when out of memory.
+ */
+static int canonical_nodes(rt_topo_t *t)
+{
+    int n = t->nnodes, maxcpu = -1;
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < t->capacity[i]; c++)
+            maxcpu = t->cpus[i][c] > maxcpu ? t->cpus[i][c] : maxcpu;
+    unsigned char *owned = calloc((size_t)maxcpu + 2, 1);
+    int *order = malloc((size_t)n * sizeof *order), *cap = malloc((size_t)n * sizeof *cap),
+        *os = malloc((size_t)n * sizeof *os);
+    int **cpus = malloc((size_t)n * sizeof *cpus);
+    uint64_t *mem = malloc((size_t)n * sizeof *mem);
+    double *dist = malloc((size_t)n * (size_t)n * sizeof *dist);
+    int rc = -1;
+    if (!owned || !order || !cap || !os || !cpus || !mem || !dist)
+        goto out;
+    t->ncpus = 0;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        for (int c = 0; c < t->capacity[i]; c++)
+            if (!owned[t->cpus[i][c]]) {
+                owned[t->cpus[i][c]] = 1;
+                t->cpus[i][k++] = t->cpus[i][c];
+            }
+        t->capacity[i] = k;
+        t->ncpus += k;
+    }
+    /* Insertion sort by (first CPU, memory-only last; kernel number). */
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        long key = t->capacity[i] ? t->cpus[i][0] : (long)INT_MAX + 1 + t->os_index[i];
+        for (; j > 0; j--) {
+            int p = order[j - 1];
+            long pk = t->capacity[p] ? t->cpus[p][0] : (long)INT_MAX + 1 + t->os_index[p];
+            if (pk <= key)
+                break;
+            order[j] = p;
+        }
+        order[j] = i;
+    }
+    for (int i = 0; i < n; i++) {
+        int o = order[i];
+        cap[i] = t->capacity[o];
+        os[i] = t->os_index[o];
+        cpus[i] = t->cpus[o];
+        mem[i] = t->memory[o];
+        for (int j = 0; j < n; j++)
+            dist[i * n + j] = t->distance[o * n + order[j]];
+    }
+    memcpy(t->capacity, cap, (size_t)n * sizeof *cap);
+    memcpy(t->os_index, os, (size_t)n * sizeof *os);
+    memcpy(t->cpus, cpus, (size_t)n * sizeof *cpus);
+    memcpy(t->memory, mem, (size_t)n * sizeof *mem);
+    memcpy(t->distance, dist, (size_t)n * (size_t)n * sizeof *dist);
+    rc = 0;
+out:
+    free(owned);
+    free(order);
+    free(cap);
+    free(os);
+    free(cpus);
+    free(mem);
+    free(dist);
+    return rc;
+}
+
 int rt_topo_load(const char *spec, rt_topo_t *topo, char *err, size_t errlen)
 {
     memset(topo, 0, sizeof *topo);
     int rc = (spec && !strncmp(spec, "nodes=", 6)) ? load_simple(spec, topo, err, errlen)
              : (spec && *spec) || load_sysfs(topo) != 0 ? load_hwloc(spec, topo, err, errlen)
                                                           : 0;
+    if (rc == 0 && canonical_nodes(topo) != 0)
+        rc = fail(err, errlen, "topology: out of memory");
     if (rc != 0)
         rt_topo_free(topo);
     return rc;
