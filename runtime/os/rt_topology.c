@@ -326,8 +326,9 @@ static const char *synthetic_too_large(const char *s, char *why, size_t len)
  * the controller), else /proc/self/cgroup; then its cpus and mems files
  * (v2: cpuset.cpus.effective and cpuset.mems.effective), a file that is not
  * there restricting nothing. Anything else (no node directory, a file that
- * cannot be read or parsed, a node without memory, an HWLOC_ variable that
- * steers hwloc): 1, and hwloc reads the machine.
+ * cannot be read or parsed, a node without memory, a CPU in two nodes, an
+ * HWLOC_ variable that steers hwloc, NVIDIA's GPU memory nodes): 1, and
+ * hwloc reads the machine.
  */
 #define SYSFS_NODE "/sys/devices/system/node"
 #define SYSFS_BUF (64 << 10)
@@ -484,7 +485,10 @@ static int node_distances(sysfs_read_t *r, int os, double *row, long nonline)
 
 static int load_sysfs(rt_topo_t *t)
 {
-    if (hwloc_steered())
+    /* NVIDIA's driver lists the nodes of GPU memory (Grace Hopper), which
+     * hwloc leaves out, or keeps on HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES with
+     * the GPU's CPUs: hwloc reads such a machine. */
+    if (hwloc_steered() || access("/proc/driver/nvidia/gpus", F_OK) == 0)
         return 1;
     long conf = sysconf(_SC_NPROCESSORS_CONF);
     sysfs_read_t r = {malloc(SYSFS_BUF), NULL, (conf > 8192 ? conf : 8192) + 1};

@@ -7,7 +7,8 @@ usage: fake_machine.py OMPNUMA CASE
 Each run happens in a private mount namespace (unshare -m) where a node tree written here is mounted over
 /sys/devices/system/node, and, for that one process (bind mounts over /proc/<pid>/..., then exec: the pid
 stays), /proc/self/mounts is this machine's without its cgroup and cpuset mounts plus the case's own,
-/proc/self/cgroup and /proc/self/cpuset are the case's; /sys/devices/system/cpu/online too when the case says.
+/proc/self/cgroup and /proc/self/cpuset are the case's; /sys/devices/system/cpu/online and /proc/driver too
+when the case says.
 Both readers then see the same machine; the CPUs named must be this machine's (0 and 1 are enough).
 Needs root, unshare(1) and /proc/self/cpuset (lit feature fake-sysfs). Exit status 1 when the two differ."""
 import os
@@ -52,6 +53,8 @@ case("cpu-order", "0-1", [(0, "1", "10 20"), (1, "0", "20 10")])
 case("cpu0-offline", "0", [(0, "0-1", "10")], cpu_online="1")
 # CPU 1 in two nodes' lists: not a machine Linux makes; the sysfs reader leaves it to hwloc.
 case("cpu-in-two-nodes", "0-1", [(0, "0-1", "10 20"), (1, "1", "20 10")])
+# Node 1 is a GPU's memory, as NVIDIA's driver says (Grace Hopper): hwloc leaves it out.
+case("nvidia-gpu-node", "0-1", [(0, "0-1", "10 20"), (1, "", "20 10")], nvidia_node=1)
 
 
 def cgroup2_ancestor(root):
@@ -129,6 +132,7 @@ SCRIPT = """set -e
 mount --bind "$FAKE/node" /sys/devices/system/node
 for f in mounts cgroup cpuset; do mount --bind "$FAKE/proc-$f" /proc/$$/$f; done
 if [ -e "$FAKE/cpu-online" ]; then mount --bind "$FAKE/cpu-online" /sys/devices/system/cpu/online; fi
+if [ -e "$FAKE/driver" ]; then mount --bind "$FAKE/driver" /proc/driver; fi
 exec "$@"
 """
 
@@ -162,6 +166,8 @@ def main(argv):
         files(fake, {"proc-mounts": "\n".join(mounts), "proc-cgroup": cgroup, "proc-cpuset": cpuset})
         if "cpu_online" in c:
             files(fake, {"cpu-online": c["cpu_online"]})
+        if "nvidia_node" in c:
+            files(fake, {"driver/nvidia/gpus/0000:01:00.0/numa_status": "Node: %d" % c["nvidia_node"]})
         env = {k: v for k, v in os.environ.items() if not k.startswith("HWLOC_")}
         sysfs = topology_part(run(fake, [ompnuma, "topo"], env))
         hwloc = topology_part(run(fake, [ompnuma, "topo"], dict(env, HWLOC_HIDE_ERRORS="0")))
