@@ -16,6 +16,8 @@ DEFAULT_CONFIGS = ("stock", "stock-close", "stock-spread", "libgomp", "ompnuma")
 # other threads first-touched in an unmodified program), threads bound in order as
 # stock-close binds them; a tuple gives the setting and further variables.
 # critpath-imar2: the same with the IMAR2 migration monitor beside the region loop.
+# imar2-anon: the IMAR2 monitor alone (no region loop) on the page sampler's tables, threads bound in order:
+# online migration by itself, where the region loop would leave a long region to it.
 # critpath-migrate-imar2: the default settings with the IMAR2 monitor added (OMP_PLACEMENT=critpath,migrate=imar2:
 # source=auto, threads unbound as with plain "ompnuma"), the setting issue 24's "do no harm" corpus judges
 # beside the defaults; a name because -c splits on commas.
@@ -30,6 +32,7 @@ NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=of
          "critpath-anon": ("critpath,source=pagefault,track=anon,sample=2", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
          "critpath-imar2": ("critpath,source=pagefault,track=anon,sample=2,migrate=imar2",
                             {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
+         "imar2-anon": ("imar2,source=pagefault,track=anon", {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}),
          "critpath-migrate-imar2": "critpath,migrate=imar2",
          "imar2-rest32": "imar2,period_max=32000",
          "pagefault": "critpath,source=pagefault"}
