@@ -77,12 +77,32 @@ static void handler_mask(const struct sigaction *pa, int sig, const void *uc, si
         sigaddset(mask, sig);
 }
 
+/* Every active claim asked to make its range accessible
+ * (RT_FAULT_GIVE_BACK), before a program's handler runs with SIGSEGV
+ * blocked. */
+static void give_back_all(void)
+{
+    int hwm = atomic_load(&claims_hwm);
+    for (int i = 0; i < hwm; i++) {
+        claim_t *c = &claims[i];
+        if (atomic_load_explicit(&c->state, memory_order_relaxed) != SLOT_ACTIVE)
+            continue;
+        atomic_fetch_add(&c->users, 1);
+        if (atomic_load(&c->state) == SLOT_ACTIVE)
+            c->fn(NULL, RT_FAULT_GIVE_BACK, c->ctx);
+        atomic_fetch_sub(&c->users, 1);
+    }
+}
+
 /* Deliver to the previous action number k (or the default when k < 0). */
 static void forward(int sig, siginfo_t *si, void *uc, int k, int depth)
 {
     atomic_fetch_add(&st_forwarded, 1);
     struct sigaction *pa = k >= 0 ? &chain[k] : NULL;
     int kernel_fault = si->si_code > 0;
+    int handled = pa && pa->sa_handler != SIG_DFL && pa->sa_handler != SIG_IGN;
+    if (handled && !(pa->sa_flags & SA_NODEFER))
+        give_back_all();
 
     if (pa && (pa->sa_flags & SA_SIGINFO) && pa->sa_sigaction != NULL) {
         void (*fn)(int, siginfo_t *, void *) = pa->sa_sigaction;

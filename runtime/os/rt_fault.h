@@ -57,9 +57,16 @@ enum {
  * Precondition: it is async-signal-safe (system calls, atomics, no locks
  * that a normal thread may hold, no malloc, no stdio) and it does not fault.
  *   addr  the faulting address (si_addr)
- *   code  si_code (SEGV_ACCERR for a protection fault, SEGV_MAPERR, ...)
+ *   code  si_code (SEGV_ACCERR for a protection fault, SEGV_MAPERR, ...),
+ *         or RT_FAULT_GIVE_BACK (addr NULL): a fault that no claim resolved
+ *         goes to the program's own handler, which runs with SIGSEGV
+ *         blocked as the kernel would run it, so that a page it touches
+ *         that is still protected would kill the process; a claim that can
+ *         make its range accessible at once (the page sampler) does so and
+ *         says RT_FAULT_RESOLVED, the others RT_FAULT_NOT_MINE.
  *   ctx   the pointer given to rt_fault_claim
  */
+#define RT_FAULT_GIVE_BACK (-1)
 typedef int (*rt_fault_fn)(void *addr, int code, void *ctx);
 
 /* Most claims active at once. */

@@ -216,7 +216,7 @@ static size_t pagesz;
 static int emulate;
 #define MAX_LIBRARY_DATA 512
 static uintptr_t lib_lo[MAX_LIBRARY_DATA], lib_hi[MAX_LIBRARY_DATA]; /* the shared objects' data segments */
-static int nlib;                  /* ... at start (past_library_data) */
+static int nlib;                  /* ... at the latest maps scan (past_library_data) */
 static char exe[4096];            /* the program's path, as the maps name its data segment (track=all) */
 
 /* Which pages of the live areas are resident (mincore): a sample among
@@ -326,7 +326,8 @@ static void restore_run(area_t *a, size_t pg, size_t n)
 }
 
 /* Every page of [pg, pg + n) of a this source protects, given back: one
- * mprotect per run of adjacent ones. Pages given back. lock held. */
+ * mprotect per run of adjacent ones. Pages given back. lock held, or from
+ * the resolver (RT_FAULT_GIVE_BACK): async-signal-safe. */
 static size_t give_back_pages(area_t *a, size_t pg, size_t n)
 {
     size_t got = 0, run = pg, len = 0;
@@ -371,10 +372,19 @@ static void hold_done(void)
 
 static const rt_mem_sampler_t sampler = {.hold = hold, .done = hold_done};
 
+/* A fork while another thread holds lock (arming, disarming) would leave
+ * the child's copy held for good: the child's first region waited on it
+ * forever. The child keeps what was armed (its faults are resolved as the
+ * parent's are) and arms nothing itself: armed_by is a thread of the
+ * parent's. */
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&lock); }
+
 static void start(void)
 {
     start_ns = rt_now_ns();
     pagesz = (size_t)sysconf(_SC_PAGESIZE);
+    pthread_atfork(fork_prepare, fork_parent, fork_parent);
     tab = own_map(sizeof *tab);
     if (!tab) {
         rt_warn("pagefault source: cannot map its tables: %s; no references sampled", strerror(errno));
@@ -383,7 +393,6 @@ static void start(void)
     emulate = !rt_topo_is_kernels(&rt_mach->topo);
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
-    nlib = rt_library_data(lib_lo, lib_hi, MAX_LIBRARY_DATA);
     max_area_bytes = (uintptr_t)sysconf(_SC_PHYS_PAGES) * pagesz;
     for (int k = 0; k < MAX_NODES; k++)
         tab->node_of_kernel[k] = -1;
@@ -525,6 +534,13 @@ static unsigned epoch;
 static int resolve(void *addr, int code, void *ctx)
 {
     area_t *a = ctx;
+    if (code == RT_FAULT_GIVE_BACK) {
+        /* The program's own SIGSEGV handler is about to run with SIGSEGV
+         * blocked: a sampled page it touched would kill the process (a
+         * handler counting its faults in a static variable was). */
+        give_back_pages(a, 0, a->npages);
+        return RT_FAULT_RESOLVED;
+    }
     uintptr_t p = (uintptr_t)addr & ~(uintptr_t)(pagesz - 1);
     if (p < a->start || p >= a->end)
         return RT_FAULT_NOT_MINE;
@@ -602,7 +618,7 @@ static int resolve(void *addr, int code, void *ctx)
 /* ---- tracked areas from /proc/self/maps ---- */
 
 /* The shared objects' static data (lib_lo, lib_hi: data and .bss segments,
- * as loaded when the source started) is touched by the object's own code
+ * as loaded at the latest maps scan) is touched by the object's own code
  * (libc's, the OpenMP runtime's, ompnuma's: its handler's and its arming's)
  * at any moment, from any thread: never tracked. Found with the OpenBLAS
  * caller: with a 256 KiB floor the sampler protected its own .bss
@@ -753,6 +769,9 @@ static int scan_one(const rt_mapping_t *m, void *ctx)
  * that still has protected pages is never dropped. lock held. */
 static void scan_maps(int inside)
 {
+    /* The shared objects as loaded now: one dlopen'ed since the last look
+     * (a plugin reading into its own .bss) is not the program's. */
+    nlib = rt_library_data(lib_lo, lib_hi, MAX_LIBRARY_DATA);
     if (!inside)
         for (int i = 0; i < nareas; i++)
             areas[i].live = 0;
