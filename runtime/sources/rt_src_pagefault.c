@@ -820,8 +820,13 @@ static size_t protect_run(area_t *a, size_t run, size_t len)
             __atomic_fetch_and(&a->page[q], (uint8_t)~PAGE_PROTECTED, __ATOMIC_RELEASE);
         return 0;
     }
-    for (size_t q = run; q < run + len; q++)
+    for (size_t q = run; q < run + len; q++) {
+        /* Given back meanwhile, before the program's own SIGSEGV handler
+         * ran (resolve, RT_FAULT_GIVE_BACK): accessible again. */
+        if (!(__atomic_load_n(&a->page[q], __ATOMIC_ACQUIRE) & PAGE_PROTECTED))
+            mprotect((void *)(a->start + q * pagesz), pagesz, PROT_READ | PROT_WRITE);
         protected_add(a->start + q * pagesz);
+    }
     return len;
 }
 
