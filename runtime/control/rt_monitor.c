@@ -90,6 +90,7 @@ static struct {
     double         *record, *perf;
     uint64_t       *work, *cpu_ns, *wait_ns, *dwork, *dcpu, *dwait;
     uint64_t       *live;           /* [n * nnodes] the running execution's TNT so far (pick_tnt) */
+    pid_t          *tids;           /* [n] the members' threads, for a source that arms a running team */
     pl_imar_dest_t *dests;
     int             max_dests;
     pl_imar_t       im;
@@ -227,7 +228,9 @@ static void team_free(void)
     free(mon.dwait);
     free(mon.dests);
     free(mon.live);
+    free(mon.tids);
     mon.live = NULL;
+    mon.tids = NULL;
     mon.member = NULL;
     mon.core = mon.our_cpu = NULL;
     mon.record = mon.perf = NULL;
@@ -277,14 +280,16 @@ static int team_setup(const rt_region_t *r, int n)
     mon.max_dests = mon.ncores + n;
     mon.dests = malloc((size_t)mon.max_dests * sizeof *mon.dests);
     mon.live = malloc(nn * (size_t)mon.nnodes * sizeof *mon.live);
+    mon.tids = malloc(nn * sizeof *mon.tids);
     if (!mon.member || !mon.core || !mon.our_cpu || !mon.record || !mon.perf || !mon.work || !mon.cpu_ns || !mon.wait_ns || !mon.dwork ||
-        !mon.dcpu || !mon.dwait || !mon.dests || !mon.live) {
+        !mon.dcpu || !mon.dwait || !mon.dests || !mon.live || !mon.tids) {
         team_free();
         return -1;
     }
     mon.n = n;
     for (int t = 0; t < n; t++) {
         mon.member[t] = mon.cand[t];
+        mon.tids[t] = mon.member[t]->place.tid;
         mon.core[t] = initial_core(t, mon.member[t], r);
         mon.our_cpu[t] = __atomic_load_n(&mon.member[t]->place.pinned_cpu, __ATOMIC_RELAXED);
     }
@@ -350,7 +355,7 @@ static const uint64_t *pick_tnt(const rt_region_t *r)
     if (nonzero(r->tnt, cells))
         return r->tnt;
     rt_sample_t s = {.codeptr = r->codeptr, .parent_id = r->parent_id, .id = r->id, .team_size = r->team_size,
-                     .nnodes = mon.nnodes};
+                     .nnodes = mon.nnodes, .tids = mon.n == r->team_size ? mon.tids : NULL};
     return rt_counters_peek(&s, mon.live) && nonzero(mon.live, cells) ? mon.live : NULL;
 }
 

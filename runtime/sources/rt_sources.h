@@ -108,7 +108,9 @@ typedef struct rt_source_ops {
      * execution being sampled is s's region's (code address, parent, team
      * size), its references so far into tnt [team_size * nnodes],
      * overwritten, and 1; otherwise 0 and tnt untouched. What a region that
-     * runs once has before it ends. May be NULL. */
+     * runs once has before it ends. With s->tids (the running team's
+     * threads), a source whose budget declined that execution at its begin
+     * may arm it now (the page sampler). May be NULL. */
     int  (*peek)(const rt_sample_t *s, uint64_t *tnt);
     /* 1 while the source could add nothing to an execution sampled now
      * (hints: no buffer attached): a region created then samples nothing

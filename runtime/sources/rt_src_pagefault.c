@@ -267,6 +267,18 @@ static int trialled;  /* a page of the source's own was sampled (time_a_page) */
 static __thread __attribute__((tls_model("initial-exec"))) int unarmed_id = -1;
 static __thread __attribute__((tls_model("initial-exec"))) int unarmed_bits;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* The latest execution declined for the budget while it runs (decline),
+ * which the migration monitor's peek may arm once the budget allows: a
+ * region that runs once, declined at its begin (2 % of a run just started),
+ * had no other chance, and IMAR2 alone never had a table in the paced VM. */
+static struct {
+    const void *code;
+    const void *team;
+    int         parent, id, team_size;
+    pid_t       by;               /* the thread that began it, whose region_end takes it back */
+} later;
+static int later_on;              /* later names a running execution (atomic reads outside lock) */
+static int armed_late;            /* the armed execution is later's, armed by peek */
 
 /* Memory for this source's own state. MADV_DONTDUMP gives the mapping a
  * flag no program mapping has, so the kernel never merges it into a
@@ -1055,6 +1067,7 @@ static int someone_blocks_segv(int *threads)
 static void disarm_locked(void)
 {
     armed = 0;
+    __atomic_store_n(&armed_late, 0, __ATOMIC_RELEASE);
     __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
     /* A thread outside the team that touches a page meanwhile finds it
      * restoring and retries, or given back and retries once: its fault is
@@ -1196,16 +1209,161 @@ static void release_held(void)
 
 /* An arming refused for the budget: region_end says so. lock held, and
  * released. */
-static void decline(const rt_sample_t *r, uint64_t now)
+static void decline(const rt_sample_t *r, const void *team, uint64_t now)
 {
     unarmed_id = r->id;
     unarmed_bits = RT_SOURCE_DECLINED | RT_SOURCE_WAITS;
+    later.code = r->codeptr;
+    later.team = team;
+    later.parent = r->parent_id;
+    later.id = r->id;
+    later.team_size = r->team_size;
+    later.by = rt_gettid();
+    __atomic_store_n(&later_on, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&lock);
     rt_verbose(2, "pagefault: region %d: not armed: the sampler spent %.1f ms and its latest arming %.1f ms, "
                "of %.1f ms run (budget: %g %%%s)", r->id, 1e-6 * (double)__atomic_load_n(&spent_ns, __ATOMIC_RELAXED),
                1e-6 * (double)__atomic_load_n(&arming_ns, __ATOMIC_RELAXED),
                1e-6 * (double)(now - start_ns), rt_conf->budget * (r->promising ? PL_PROMISE_FACTOR : 1),
                r->promising ? ", a thread's references mostly remote" : "");
+}
+
+enum { ARMED, ARM_DECLINED, ARM_REFUSED };
+
+/* What an arming did, for the log (arm_said, after the lock). */
+typedef struct arm_log {
+    size_t   total, protected_pages, resident;
+    uint64_t resid_ns;
+} arm_log_t;
+
+static void arm_said(int id, const arm_log_t *log)
+{
+    rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected (%zu resident); the arming %.1f ms, "
+               "%.1f ms of it reading residency", id, log->protected_pages, log->total, log->resident,
+               1e-6 * (double)__atomic_load_n(&arming_ns, __ATOMIC_RELAXED), 1e-6 * (double)log->resid_ns);
+}
+
+/* An execution of r (team instance team, begun by thread by) armed when
+ * the budget allows it: ARMED, ARM_DECLINED (the budget; arming_ns is what
+ * the next try is asked), or ARM_REFUSED (a thread blocks SIGSEGV, or the
+ * dispatcher cannot be installed). lock held, nothing armed; kept. */
+static int arm(const rt_sample_t *r, const void *team, pid_t by, uint64_t now, arm_log_t *log)
+{
+    if (!budget_allows(now, r->promising))
+        return ARM_DECLINED;
+    /* Our handler must be the one the kernel calls (a program's handler
+     * installed since is chained behind it), and no thread may block it. */
+    int threads = 0;
+    if (rt_fault_install() != 0 || someone_blocks_segv(&threads))
+        return ARM_REFUSED;
+    __atomic_store_n(&arming_ns, 0, __ATOMIC_RELAXED);
+    if (!estimated && !guessed) {
+        /* The first try is mostly its maps read, whose cost is known only
+         * once paid (50 to 100 ms of paced time in the 2-node VM): made at
+         * a program's first region and refused, it was paid for nothing
+         * (the patterns' local-long: 67 ms of 17 s; OpenBLAS's caller: 98
+         * ms of 7.7 s). The stat files just read price a procfs read, and
+         * the maps read is guessed at MAPS_READS of them. Refused, the
+         * guess stands for the latest arming: the next tries wait for free
+         * until the run can pay it. */
+        guessed = 1;
+        uint64_t t = rt_now_ns(), reads = t - now;
+        uint64_t maps = reads / (uint64_t)(threads > 0 ? threads : 1) * MAPS_READS;
+        charge(reads);
+        now = t;
+        rt_verbose(2, "pagefault: the stat files of %d threads read in %.3f ms: the first arming guessed at %.1f ms",
+                   threads, 1e-6 * (double)reads, 1e-6 * (double)(reads + maps));
+        if (!rest_fits(now, maps, r->promising)) {
+            __atomic_store_n(&arming_ns, reads + maps, __ATOMIC_RELAXED);
+            return ARM_DECLINED;
+        }
+    }
+    scan_maps(0);
+    if (!estimated) {
+        /* The first arming has no estimate of its own: what it cost so far
+         * (the threads' signal masks, the maps read), paid, and what is
+         * left to do are asked of the budget. Refused, the whole arming is
+         * the estimate the next try is asked with. */
+        estimated = 1;
+        uint64_t resid_ps = emulate ? 0 : time_residency();
+        uint64_t t = rt_now_ns();
+        charge(t - now);
+        now = t;
+        /* What grows with the program's memory is priced before it is
+         * paid: reading every tracked page's residency (a 384 MiB
+         * reservation, OpenBLAS's buffer: 136 ms of model time in the paced
+         * 2-node VM, for an arming that then took no fault). The sample's
+         * own pages are bounded (sample_pages): their protection and faults
+         * are charged as they happen, within the budget's overshoot of one
+         * arming. Priced too, they delayed the first arming of the
+         * patterns' swapped 4 12 past its run (1.013 x `off`, 0.90 before)
+         * to save 60 ms. */
+        size_t total = tracked_pages(0);
+        uint64_t rest = (uint64_t)total * resid_ps / 1000;
+        rt_verbose(2, "pagefault: residency %.6f us a tracked page: the first arming's %zu tracked pages estimated "
+                   "at %.3f ms more", 1e-6 * (double)resid_ps, total, 1e-6 * (double)rest);
+        if (!rest_fits(now, rest, r->promising)) {
+            __atomic_store_n(&arming_ns, arming_ns + rest, __ATOMIC_RELAXED);
+            return ARM_DECLINED;
+        }
+    }
+    if (!trialled) {
+        /* A page of the source's own sampled once, before the first of the
+         * program's is protected (fault_trip_ns), and only by an arming that
+         * goes ahead: a declined first try (OpenBLAS's) would pay it for
+         * nothing (20 ms of its 100 in the paced 2-node VM). */
+        trialled = 1;
+        page_cost_t page = time_a_page();
+        uint64_t t = rt_now_ns();
+        charge(t - now);
+        now = t;
+        rt_verbose(2, "pagefault: a sampled page costs %.3f us to protect and %.3f us to fault, %.3f us of it "
+                   "beyond its resolver", 1e-3 * (double)page.protect_ns, 1e-3 * (double)page.fault_ns,
+                   1e-3 * (double)fault_trip_ns);
+    }
+    armed = 1;
+    __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
+    nested_declined = 0;
+    armed_code = r->codeptr;
+    armed_parent = r->parent_id;
+    armed_team = team;
+    armed_by = by;
+    armed_id = r->id;
+    armed_running = r->tids != NULL;
+    held = 0;
+    stale = 0;
+    passed = 0;
+    size_t total = tracked_pages(0);
+    size_t budget = sample_pages(r);
+    armed_budget = budget;
+    /* Among the resident pages, where there are some (emulated first touch
+     * protects every page of unknown node instead). */
+    uint64_t t_resid = rt_now_ns();
+    size_t resident = emulate || !total ? 0 : resident_pages();
+    t_resid = rt_now_ns() - t_resid;
+    armed_resident = resident > 0;
+    size_t pool = armed_resident ? resident : total;
+    armed_stride = pool * SPAN_PAGES > budget ? pool * SPAN_PAGES / budget : 1;
+    armed_pages = 0;
+    tab->spacing = (uint64_t)armed_stride * pagesz;
+    /* thread_index looks at the first team_size entries only. */
+    for (int i = 0; i < r->team_size; i++) /* a running team's threads will not come to thread_begin */
+        tab->tid[i] = r->tids ? r->tids[i] : 0;
+    if (r->team_size > dirty_rows)
+        dirty_rows = r->team_size;
+    __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
+    *log = (arm_log_t){.total = total};
+    if (!total) { /* nothing tracked yet: memory the team maps can still be sampled (peek) */
+        armed_stride = 0;
+        charge(rt_now_ns() - now);
+        return ARMED;
+    }
+    size_t offset = (size_t)(rotation++ * 7919u) % armed_stride; /* a prime step visits every residue */
+    size_t protected_pages = protect_sample(0, offset);
+    armed_pages = protected_pages;
+    charge(rt_now_ns() - now);
+    *log = (arm_log_t){.total = total, .protected_pages = protected_pages, .resident = resident, .resid_ns = t_resid};
+    return ARMED;
 }
 
 static void region_begin(const rt_sample_t *r, const void *team)
@@ -1269,130 +1427,17 @@ static void region_begin(const rt_sample_t *r, const void *team)
         drop_counts();
         rt_verbose(2, "pagefault: region %d: the enclosing execution hands the sampler over", r->id);
     }
-    if (!budget_allows(now, r->promising)) {
-        decline(r, now);
+    arm_log_t log;
+    int rc = arm(r, team, me, now, &log);
+    if (rc == ARM_DECLINED) {
+        decline(r, team, now);
         return;
     }
-    /* Our handler must be the one the kernel calls (a program's handler
-     * installed since is chained behind it), and no thread may block it. */
-    int threads = 0;
-    if (rt_fault_install() != 0 || someone_blocks_segv(&threads)) {
-        pthread_mutex_unlock(&lock);
-        rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
-        return;
-    }
-    __atomic_store_n(&arming_ns, 0, __ATOMIC_RELAXED);
-    if (!estimated && !guessed) {
-        /* The first try is mostly its maps read, whose cost is known only
-         * once paid (50 to 100 ms of paced time in the 2-node VM): made at
-         * a program's first region and refused, it was paid for nothing
-         * (the patterns' local-long: 67 ms of 17 s; OpenBLAS's caller: 98
-         * ms of 7.7 s). The stat files just read price a procfs read, and
-         * the maps read is guessed at MAPS_READS of them. Refused, the
-         * guess stands for the latest arming: the next tries wait for free
-         * until the run can pay it. */
-        guessed = 1;
-        uint64_t t = rt_now_ns(), reads = t - now;
-        uint64_t maps = reads / (uint64_t)(threads > 0 ? threads : 1) * MAPS_READS;
-        charge(reads);
-        now = t;
-        rt_verbose(2, "pagefault: the stat files of %d threads read in %.3f ms: the first arming guessed at %.1f ms",
-                   threads, 1e-6 * (double)reads, 1e-6 * (double)(reads + maps));
-        if (!rest_fits(now, maps, r->promising)) {
-            __atomic_store_n(&arming_ns, reads + maps, __ATOMIC_RELAXED);
-            decline(r, now);
-            return;
-        }
-    }
-    scan_maps(0);
-    if (!estimated) {
-        /* The first arming has no estimate of its own: what it cost so far
-         * (the threads' signal masks, the maps read), paid, and what is
-         * left to do are asked of the budget. Refused, the whole arming is
-         * the estimate the next try is asked with. */
-        estimated = 1;
-        uint64_t resid_ps = emulate ? 0 : time_residency();
-        uint64_t t = rt_now_ns();
-        charge(t - now);
-        now = t;
-        /* What grows with the program's memory is priced before it is
-         * paid: reading every tracked page's residency (a 384 MiB
-         * reservation, OpenBLAS's buffer: 136 ms of model time in the paced
-         * 2-node VM, for an arming that then took no fault). The sample's
-         * own pages are bounded (sample_pages): their protection and faults
-         * are charged as they happen, within the budget's overshoot of one
-         * arming. Priced too, they delayed the first arming of the
-         * patterns' swapped 4 12 past its run (1.013 x `off`, 0.90 before)
-         * to save 60 ms. */
-        size_t total = tracked_pages(0);
-        uint64_t rest = (uint64_t)total * resid_ps / 1000;
-        rt_verbose(2, "pagefault: residency %.6f us a tracked page: the first arming's %zu tracked pages estimated "
-                   "at %.3f ms more", 1e-6 * (double)resid_ps, total, 1e-6 * (double)rest);
-        if (!rest_fits(now, rest, r->promising)) {
-            __atomic_store_n(&arming_ns, arming_ns + rest, __ATOMIC_RELAXED);
-            decline(r, now);
-            return;
-        }
-    }
-    if (!trialled) {
-        /* A page of the source's own sampled once, before the first of the
-         * program's is protected (fault_trip_ns), and only by an arming that
-         * goes ahead: a declined first try (OpenBLAS's) would pay it for
-         * nothing (20 ms of its 100 in the paced 2-node VM). */
-        trialled = 1;
-        page_cost_t page = time_a_page();
-        uint64_t t = rt_now_ns();
-        charge(t - now);
-        now = t;
-        rt_verbose(2, "pagefault: a sampled page costs %.3f us to protect and %.3f us to fault, %.3f us of it "
-                   "beyond its resolver", 1e-3 * (double)page.protect_ns, 1e-3 * (double)page.fault_ns,
-                   1e-3 * (double)fault_trip_ns);
-    }
-    armed = 1;
-    __atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
-    nested_declined = 0;
-    armed_code = r->codeptr;
-    armed_parent = r->parent_id;
-    armed_team = team;
-    armed_by = me;
-    armed_id = r->id;
-    armed_running = r->tids != NULL;
-    held = 0;
-    stale = 0;
-    passed = 0;
-    size_t total = tracked_pages(0);
-    size_t budget = sample_pages(r);
-    armed_budget = budget;
-    /* Among the resident pages, where there are some (emulated first touch
-     * protects every page of unknown node instead). */
-    uint64_t t_resid = rt_now_ns();
-    size_t resident = emulate || !total ? 0 : resident_pages();
-    t_resid = rt_now_ns() - t_resid;
-    armed_resident = resident > 0;
-    size_t pool = armed_resident ? resident : total;
-    armed_stride = pool * SPAN_PAGES > budget ? pool * SPAN_PAGES / budget : 1;
-    armed_pages = 0;
-    tab->spacing = (uint64_t)armed_stride * pagesz;
-    /* thread_index looks at the first team_size entries only. */
-    for (int i = 0; i < r->team_size; i++) /* a running team's threads will not come to thread_begin */
-        tab->tid[i] = r->tids ? r->tids[i] : 0;
-    if (r->team_size > dirty_rows)
-        dirty_rows = r->team_size;
-    __atomic_store_n(&tab->team_size, r->team_size, __ATOMIC_RELEASE);
-    if (!total) { /* nothing tracked yet: memory the team maps can still be sampled (peek) */
-        armed_stride = 0;
-        charge(rt_now_ns() - now);
-        pthread_mutex_unlock(&lock);
-        return;
-    }
-    size_t offset = (size_t)(rotation++ * 7919u) % armed_stride; /* a prime step visits every residue */
-    size_t protected_pages = protect_sample(0, offset);
-    armed_pages = protected_pages;
-    charge(rt_now_ns() - now);
     pthread_mutex_unlock(&lock);
-    rt_verbose(2, "pagefault: region %d: %zu of %zu tracked pages protected (%zu resident); the arming %.1f ms, "
-               "%.1f ms of it reading residency", r->id, protected_pages, total, resident,
-               1e-6 * (double)__atomic_load_n(&arming_ns, __ATOMIC_RELAXED), 1e-6 * (double)t_resid);
+    if (rc == ARM_REFUSED)
+        rt_verbose(2, "pagefault: region %d: not armed (a thread blocks SIGSEGV, or the handler is gone)", r->id);
+    else if (log.total)
+        arm_said(r->id, &log);
 }
 
 /* Only the armed team's threads are attributed (a nested team's thread 0
@@ -1411,7 +1456,18 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
 {
     if (unarmed_id == r->id) {
         unarmed_id = -1;
-        return unarmed_bits;
+        if (!__atomic_load_n(&later_on, __ATOMIC_ACQUIRE) && !__atomic_load_n(&armed_late, __ATOMIC_ACQUIRE))
+            return unarmed_bits;
+        /* Declined at its begin: no longer one peek may arm, and taken back
+         * like any armed execution when peek did arm it. */
+        pid_t me = rt_gettid();
+        pthread_mutex_lock(&lock);
+        if (later_on && later.id == r->id && later.by == me)
+            __atomic_store_n(&later_on, 0, __ATOMIC_RELEASE);
+        int late = armed && armed_late && armed_id == r->id && armed_by == me;
+        pthread_mutex_unlock(&lock);
+        if (!late)
+            return unarmed_bits;
     }
     if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
         return 0;
@@ -1470,14 +1526,30 @@ static int region_end(const rt_sample_t *r, uint64_t *added)
  * period): memory mapped since the last look joins the sample first. */
 static int peek(const rt_sample_t *r, uint64_t *tnt)
 {
-    if (!tab || !__atomic_load_n(&armed, __ATOMIC_ACQUIRE))
+    if (!tab || (!__atomic_load_n(&armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&later_on, __ATOMIC_ACQUIRE)))
         return 0;
-    int got = 0;
+    int got = 0, late = 0;
+    arm_log_t log;
     pthread_mutex_lock(&lock);
+    if (!armed && later_on && r->tids && later.code == r->codeptr && later.parent == r->parent_id &&
+        later.team_size == r->team_size && r->team_size <= MAX_TEAM) {
+        /* The execution runs on, declined at its begin: armed now if the
+         * budget allows, for the thread that began it (its region_end takes
+         * it back), on the running team's threads. */
+        rt_sample_t s = *r;
+        s.id = later.id;
+        if (arm(&s, later.team, later.by, rt_now_ns(), &log) == ARMED) {
+            armed_running = 0; /* the whole execution's, given back at its end */
+            __atomic_store_n(&armed_late, 1, __ATOMIC_RELEASE);
+            __atomic_store_n(&later_on, 0, __ATOMIC_RELEASE);
+            late = 1;
+        }
+    }
     if (armed && armed_code == r->codeptr && armed_parent == r->parent_id &&
         __atomic_load_n(&tab->team_size, __ATOMIC_ACQUIRE) == r->team_size && r->team_size <= MAX_TEAM &&
         r->nnodes <= MAX_NODES) {
-        sample_new_mappings();
+        if (!late) /* an arming just read the maps */
+            sample_new_mappings();
         for (int t = 0; t < r->team_size; t++)
             for (int n = 0; n < r->nnodes; n++)
                 tnt[(size_t)t * (size_t)r->nnodes + (size_t)n] =
@@ -1485,6 +1557,10 @@ static int peek(const rt_sample_t *r, uint64_t *tnt)
         got = 1;
     }
     pthread_mutex_unlock(&lock);
+    if (late)
+        rt_verbose(2, "pagefault: region %d: armed while it runs, for the migration monitor", r->id);
+    if (late && log.total)
+        arm_said(r->id, &log);
     return got;
 }
 
