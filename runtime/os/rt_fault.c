@@ -77,6 +77,19 @@ static void handler_mask(const struct sigaction *pa, int sig, const void *uc, si
         sigaddset(mask, sig);
 }
 
+/* A reference to claim c when it is active (1), which rt_fault_release
+ * waits for: give it back with atomic_fetch_sub(&c->users, 1). */
+static int claim_hold(claim_t *c)
+{
+    if (atomic_load_explicit(&c->state, memory_order_relaxed) != SLOT_ACTIVE)
+        return 0;
+    atomic_fetch_add(&c->users, 1);
+    if (atomic_load(&c->state) == SLOT_ACTIVE)
+        return 1;
+    atomic_fetch_sub(&c->users, 1);
+    return 0;
+}
+
 /* Every active claim asked to make its range accessible
  * (RT_FAULT_GIVE_BACK), before a program's handler runs with SIGSEGV
  * blocked. */
@@ -85,11 +98,9 @@ static void give_back_all(void)
     int hwm = atomic_load(&claims_hwm);
     for (int i = 0; i < hwm; i++) {
         claim_t *c = &claims[i];
-        if (atomic_load_explicit(&c->state, memory_order_relaxed) != SLOT_ACTIVE)
+        if (!claim_hold(c))
             continue;
-        atomic_fetch_add(&c->users, 1);
-        if (atomic_load(&c->state) == SLOT_ACTIVE)
-            c->fn(NULL, RT_FAULT_GIVE_BACK, c->ctx);
+        c->fn(NULL, RT_FAULT_GIVE_BACK, c->ctx);
         atomic_fetch_sub(&c->users, 1);
     }
 }
@@ -161,10 +172,9 @@ static void dispatch(int sig, siginfo_t *si, void *uc)
         int hwm = atomic_load(&claims_hwm);
         for (int i = 0; i < hwm && n < MAX_MATCH; i++) {
             claim_t *c = &claims[i];
-            if (atomic_load_explicit(&c->state, memory_order_relaxed) != SLOT_ACTIVE)
+            if (!claim_hold(c))
                 continue;
-            atomic_fetch_add(&c->users, 1);
-            if (atomic_load(&c->state) == SLOT_ACTIVE && a >= c->start && a < c->end) {
+            if (a >= c->start && a < c->end) {
                 /* keep the reference: insertion sort, newest claim first */
                 int j = n++;
                 while (j > 0 && claims[idx[j - 1]].seq < c->seq) {
