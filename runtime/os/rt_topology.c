@@ -42,6 +42,16 @@ static int alloc_nodes(rt_topo_t *t, int nnodes)
     return (t->capacity && t->os_index && t->cpus && t->memory && t->distance) ? 0 : -1;
 }
 
+/* The per-node arrays alloc_nodes makes, but not the CPU lists cpus[] points to. */
+static void free_node_arrays(rt_topo_t *t)
+{
+    free(t->capacity);
+    free(t->os_index);
+    free(t->cpus);
+    free(t->memory);
+    free(t->distance);
+}
+
 static void uniform_distances(rt_topo_t *t, double factor)
 {
     for (int i = 0; i < t->nnodes; i++)
@@ -667,6 +677,13 @@ static int load_hwloc(const char *spec, rt_topo_t *t, char *err, size_t errlen)
     return 0;
 }
 
+/* Node i's place in the canonical order (canonical_nodes): its first CPU,
+ * the memory-only ones after every CPU by kernel number. */
+static long node_rank(const rt_topo_t *t, int i)
+{
+    return t->capacity[i] ? t->cpus[i][0] : (long)INT_MAX + 1 + t->os_index[i];
+}
+
 /*
  * One order of nodes and one owner per CPU, whichever reader gave them:
  * hwloc gives a memory-only node (CXL, PMEM, HBM) the CPUs of its HMAT
@@ -684,16 +701,17 @@ static int canonical_nodes(rt_topo_t *t)
     for (int i = 0; i < n; i++)
         for (int c = 0; c < t->capacity[i]; c++)
             maxcpu = t->cpus[i][c] > maxcpu ? t->cpus[i][c] : maxcpu;
+    rt_topo_t o = *t; /* the nodes in order; the rest as it is */
+    int alloc = alloc_nodes(&o, n); /* new arrays, the CPU lists moved over below */
     unsigned char *owned = calloc((size_t)maxcpu + 2, 1);
-    int *order = malloc((size_t)n * sizeof *order), *cap = malloc((size_t)n * sizeof *cap),
-        *os = malloc((size_t)n * sizeof *os);
-    int **cpus = malloc((size_t)n * sizeof *cpus);
-    uint64_t *mem = malloc((size_t)n * sizeof *mem);
-    double *dist = malloc((size_t)n * (size_t)n * sizeof *dist);
-    int rc = -1;
-    if (!owned || !order || !cap || !os || !cpus || !mem || !dist)
-        goto out;
-    t->ncpus = 0;
+    int *order = malloc((size_t)n * sizeof *order);
+    if (alloc != 0 || !owned || !order) {
+        free_node_arrays(&o);
+        free(owned);
+        free(order);
+        return -1;
+    }
+    o.ncpus = 0;
     for (int i = 0; i < n; i++) {
         int k = 0;
         for (int c = 0; c < t->capacity[i]; c++)
@@ -702,45 +720,28 @@ static int canonical_nodes(rt_topo_t *t)
                 t->cpus[i][k++] = t->cpus[i][c];
             }
         t->capacity[i] = k;
-        t->ncpus += k;
+        o.ncpus += k;
     }
-    /* Insertion sort by (first CPU, memory-only last; kernel number). */
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) { /* insertion sort by node_rank */
         int j = i;
-        long key = t->capacity[i] ? t->cpus[i][0] : (long)INT_MAX + 1 + t->os_index[i];
-        for (; j > 0; j--) {
-            int p = order[j - 1];
-            long pk = t->capacity[p] ? t->cpus[p][0] : (long)INT_MAX + 1 + t->os_index[p];
-            if (pk <= key)
-                break;
-            order[j] = p;
-        }
+        for (; j > 0 && node_rank(t, order[j - 1]) > node_rank(t, i); j--)
+            order[j] = order[j - 1];
         order[j] = i;
     }
     for (int i = 0; i < n; i++) {
-        int o = order[i];
-        cap[i] = t->capacity[o];
-        os[i] = t->os_index[o];
-        cpus[i] = t->cpus[o];
-        mem[i] = t->memory[o];
+        int from = order[i];
+        o.capacity[i] = t->capacity[from];
+        o.os_index[i] = t->os_index[from];
+        o.cpus[i] = t->cpus[from];
+        o.memory[i] = t->memory[from];
         for (int j = 0; j < n; j++)
-            dist[i * n + j] = t->distance[o * n + order[j]];
+            o.distance[i * n + j] = t->distance[from * n + order[j]];
     }
-    memcpy(t->capacity, cap, (size_t)n * sizeof *cap);
-    memcpy(t->os_index, os, (size_t)n * sizeof *os);
-    memcpy(t->cpus, cpus, (size_t)n * sizeof *cpus);
-    memcpy(t->memory, mem, (size_t)n * sizeof *mem);
-    memcpy(t->distance, dist, (size_t)n * (size_t)n * sizeof *dist);
-    rc = 0;
-out:
+    free_node_arrays(t);
+    *t = o;
     free(owned);
     free(order);
-    free(cap);
-    free(os);
-    free(cpus);
-    free(mem);
-    free(dist);
-    return rc;
+    return 0;
 }
 
 int rt_topo_load(const char *spec, rt_topo_t *topo, char *err, size_t errlen)
@@ -761,11 +762,7 @@ void rt_topo_free(rt_topo_t *t)
     if (t->cpus)
         for (int n = 0; n < t->nnodes; n++)
             free(t->cpus[n]);
-    free(t->cpus);
-    free(t->capacity);
-    free(t->os_index);
-    free(t->memory);
-    free(t->distance);
+    free_node_arrays(t);
     memset(t, 0, sizeof *t);
 }
 
