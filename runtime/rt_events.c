@@ -66,9 +66,11 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
         rt_region_end_give(m);
     }
     if (m && m->measuring) {
-        thr->counting |= 1u << d;
         rt_sample_t s;
         rt_loop_sample(m, &s);
+        if (!s.record) /* a position its sample took: the source is not armed for it */
+            return r;
+        thr->counting |= 1u << d;
         rt_counters_region_begin(&s, team);
         /* Ground truth for this sampled execution: the emulator counts every
          * miss under the region's tag (a no-op instruction elsewhere). */

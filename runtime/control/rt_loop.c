@@ -423,16 +423,24 @@ static int promising(const rt_region_t *r)
     return 0;
 }
 
-/* Whether this execution of a region whose executions vary is at a
- * position (execution number mod CYCLE_MAX) its sample already took, while
- * some position is still missing ("cycle"): it runs unsampled. */
-static int position_taken(const rt_region_t *r)
+/* Whether execution number n (counted from 0) of a region whose executions
+ * vary is at a position (n mod CYCLE_MAX) its sample already took, while
+ * some position is still missing ("cycle"): it runs unsampled, the source
+ * not armed (rt_sample_t.record), and counts neither as sampled nor as
+ * waiting for the source. */
+static int position_taken_at(const rt_region_t *r, uint64_t n)
 {
     const rt_loop_region_t *st = state(r);
     if (!st->varies || r->construct || r->confirming || r->outcome != RT_OUTCOME_SAMPLING || !rt_counters_intrusive())
         return 0;
     unsigned all = (1u << CYCLE_MAX) - 1;
-    return st->positions != all && (st->positions >> (r->executions % CYCLE_MAX) & 1u);
+    return st->positions != all && (st->positions >> (n % CYCLE_MAX) & 1u);
+}
+
+/* ... for the execution about to begin. */
+static int position_taken(const rt_region_t *r)
+{
+    return position_taken_at(r, r->executions);
 }
 
 void rt_loop_sample(rt_region_t *r, rt_sample_t *out)
@@ -1438,6 +1446,8 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
     int sample = rt_conf->sample;
     int declined = declined_now(r), busy = st->busy_now;
     st->busy_now = 0; /* like declined_now: said of this execution only */
+    /* Said before watch_kinds takes this execution's position (execution_end counted it). */
+    int skipped = r->executions && position_taken_at(r, r->executions - 1);
     /* A timed execution: it did not rest. Whether the next may: below, or
      * now for one its source declined and will say when it may arm. */
     r->resting = st->budget_rest = declined && r->source_waits;
@@ -1468,8 +1478,9 @@ void rt_loop_region_end(rt_region_t *r, uint64_t cp)
             /* An intrusive source samples one execution at a time: one that
              * another region held (a parent sampling at the same time) does
              * not count, unless that goes on for long; one its budget
-             * declined does not count either. */
-            if (declined || waits_unarmed(st, busy))
+             * declined does not count either, nor one at a position the
+             * sample took. */
+            if (declined || skipped || waits_unarmed(st, busy))
                 return;
             st->armed_seen = st->armed_execs;
             /* Counting executions: their times are not a fair baseline when

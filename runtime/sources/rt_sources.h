@@ -48,7 +48,8 @@ typedef struct rt_sample {
     int         nnodes;     /* columns of tnt */
     uint64_t   *tnt;        /* [team_size * nnodes] references to add to */
     uint64_t   *samples;    /* [team_size] samples per thread to add to, NULL when not counted */
-    int         record;     /* 1: this execution is sampled; 0: only take back what was armed */
+    int         record;     /* 1: this execution is sampled; 0: it is not (an intrusive source arms
+                               nothing for it), only what was armed is taken back */
     int         once;       /* first sampled execution of the phase: sources that read a
                                snapshot (hints, replay) add only then */
     int         after;      /* the sample after a kept move (a replayed table says nothing of it) */

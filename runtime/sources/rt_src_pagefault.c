@@ -1371,6 +1371,11 @@ static void region_begin(const rt_sample_t *r, const void *team)
     /* Emulated nodes are stored in 6 bits (node + 1 <= PAGE_NODE_MASK). */
     if (!tab || rt_conf->track == RT_TRACK_API || r->team_size > MAX_TEAM || rt_mach->topo.nnodes >= PAGE_NODE_MASK)
         return;
+    /* An execution whose sample nobody records (a position of its region's
+     * cycle already sampled) is not armed: its arming would be paid for
+     * nothing. */
+    if (!r->record)
+        return;
     pthread_mutex_lock(&lock);
     pid_t me = rt_gettid();
     uint64_t now = rt_now_ns();

@@ -1,4 +1,4 @@
-// The page sampler logs the address, thread and node of each sampled reference into the sample's address log (what data placement plans from): one entry per reference counted in the table, each inside the memory touched, with the thread's index and the page's node; the log is bounded (what does not fit is counted as dropped), carries the sampler's spacing (bytes between two watched spans), and an execution that is not recorded logs nothing. The watched pages come in spans of 4 adjacent ones (one mprotect a span), each page its own reference. White box: the source's operations called directly, on a synthetic 2-node topology of this machine's CPUs (first touch emulated: a page belongs to the node of the CPU that touches it first while sampled).
+// The page sampler logs the address, thread and node of each sampled reference into the sample's address log (what data placement plans from): one entry per reference counted in the table, each inside the memory touched, with the thread's index and the page's node; the log is bounded (what does not fit is counted as dropped), carries the sampler's spacing (bytes between two watched spans), and an execution that is not recorded (a position of its region's cycle already sampled) is not armed: it protects nothing and logs nothing. The watched pages come in spans of 4 adjacent ones (one mprotect a span), each page its own reference. White box: the source's operations called directly, on a synthetic 2-node topology of this machine's CPUs (first touch emulated: a page belongs to the node of the CPU that touches it first while sampled).
 // RUN: %clang-omp %s %rt-internals -o %t
 // RUN: env HWLOC_SYNTHETIC="pack:2 [numa] core:1 pu:1" HWLOC_THISSYSTEM=1 OMP_PLACEMENT=critpath,source=pagefault,budget=off,track=anon %t | FileCheck %s
 #define _GNU_SOURCE
@@ -23,7 +23,7 @@ static void one_execution(rt_sample_t *s, const char *what)
     src->thread_begin(s, 0, &team);
     for (size_t i = 0; i < len; i += ps)
         buf[i]++;
-    src->region_end(s, &added);
+    int armed = (src->region_end(s, &added) & RT_SOURCE_ARMED) != 0;
     rt_addr_log_t *log = s->addrs;
     int inside = 1, thread0 = 1, node1 = 1;
     for (uint32_t k = 0; k < log->n; k++) {
@@ -35,8 +35,8 @@ static void one_execution(rt_sample_t *s, const char *what)
     int spans = 0;
     for (uint32_t k = 0; k < log->n; k++)
         spans += k == 0 || log->entry[k].addr / ps != log->entry[k - 1].addr / ps + 1;
-    printf("%s: added %llu, logged %u, all counted %d, inside %d, thread 0 %d, node 1 %d, spacing %llu, spans %d\n",
-           what, (unsigned long long)added, log->n, log->n + log->dropped == added, inside, thread0, node1,
+    printf("%s: armed %d, added %llu, logged %u, all counted %d, inside %d, thread 0 %d, node 1 %d, spacing %llu, "
+           "spans %d\n", what, armed, (unsigned long long)added, log->n, log->n + log->dropped == added, inside, thread0, node1,
            (unsigned long long)log->spacing, spans);
 }
 
@@ -62,17 +62,17 @@ int main(void)
                      .samples = samples, .record = 1, .addrs = &log};
     // Every page is protected while its node is unknown (2048); 32 watched per thread: a span of 4 in 256 pages.
     one_execution(&s, "first");
-    // CHECK: first: added 2048, logged 2048, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 1
+    // CHECK: first: armed 1, added 2048, logged 2048, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 1
     // Now every page's node is known: only the watched ones are protected, 8 spans of 4.
     log = (rt_addr_log_t){.entry = entries, .cap = 4096};
     one_execution(&s, "watched");
-    // CHECK-NEXT: watched: added 32, logged 32, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 8
+    // CHECK-NEXT: watched: armed 1, added 32, logged 32, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 8
     log = (rt_addr_log_t){.entry = entries, .cap = 10};
     one_execution(&s, "bounded");
-    // CHECK-NEXT: bounded: added 32, logged 10, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 3
+    // CHECK-NEXT: bounded: armed 1, added 32, logged 10, all counted 1, inside 1, thread 0 1, node 1 1, spacing 1048576, spans 3
     log = (rt_addr_log_t){.entry = entries, .cap = 4096};
     s.record = 0;
     one_execution(&s, "not recorded");
-    // CHECK-NEXT: not recorded: added 0, logged 0, all counted 1, inside 1, thread 0 1, node 1 1, spacing 0, spans 0
+    // CHECK-NEXT: not recorded: armed 0, added 0, logged 0, all counted 1, inside 1, thread 0 1, node 1 1, spacing 0, spans 0
     return 0;
 }
