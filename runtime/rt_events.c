@@ -65,7 +65,11 @@ rt_region_t *rt_event_parallel_begin_rest(rt_thread_t *thr, const void *codeptr,
         rt_loop_source_sees(m);
         rt_region_end_give(m);
     }
-    if (m && m->measuring) {
+    /* Resting while its source waits (its budget), as the thread's last
+     * sight would have found it (rt_event_parallel_met), when it is no
+     * longer among them (more regions in turn than RT_SEEN_WAYS): its
+     * execution is untimed (rt_region_timed) and not armed. */
+    if (m && m->measuring && !(m->resting && rt_event_resting(m))) {
         rt_sample_t s;
         rt_loop_sample(m, &s);
         if (!s.record) /* a position its sample took: the source is not armed for it */
