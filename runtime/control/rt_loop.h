@@ -77,6 +77,7 @@ typedef struct rt_loop_region {
                                    stay within its budget (not counted) */
     int          declined_now;  /* the execution ending was one of them */
     int          budget_rest;   /* resting until the source's budget allows an arming */
+    int          rest_skip;     /* resting executions left before the source is asked again */
     int          loops_waiting; /* its repeating loops with no record yet: their source could
                                    not sample them (rt_loop_loops_waiting) */
     uint64_t     repins_mark;   /* the region's repins at the start of the current window */
