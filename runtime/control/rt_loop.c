@@ -1345,7 +1345,8 @@ static int rests(const rt_region_t *r, int execs)
  * test) before its executions; one whose executions are short would pay
  * that at every fork: IQ-TREE rests for its whole run with the page sampler
  * named, 28 000 forks of 0.5 to 1 ms in the paced 2-node VM, about 100
- * instructions each (1.4 % of the run). A region whose fastest timed
+ * instructions each (estimated at 1.4 % of the run; its measured time did
+ * not show it within the run's spread). A region whose fastest timed
  * execution took less than REST_ASK_NS asks once in REST_ASK_EVERY of its
  * executions after a refusal: an arming comes at most that many of them
  * (16 ms of such executions) late. */
