@@ -1360,20 +1360,19 @@ int rt_loop_resting(rt_region_t *r)
     rt_loop_region_t *st = state(r);
     if (st->rest_skip > 0) {
         st->rest_skip--;
-        st->declined += st->budget_rest;
-        return 1;
-    }
-    rt_sample_t s;
-    rt_loop_sample(r, &s);
-    if (!rt_counters_due(&s)) {
-        st->declined += st->budget_rest;
+    } else {
+        rt_sample_t s;
+        rt_loop_sample(r, &s);
+        if (rt_counters_due(&s)) {
+            r->resting = 0;
+            st->budget_rest = 0;
+            return 0;
+        }
         if (r->cp_min < REST_ASK_NS)
             st->rest_skip = REST_ASK_EVERY - 1;
-        return 1;
     }
-    r->resting = 0;
-    st->budget_rest = 0;
-    return 0;
+    st->declined += st->budget_rest;
+    return 1;
 }
 
 int rt_loop_source_sees(rt_region_t *r)
