@@ -1,4 +1,4 @@
-/* start_on.c: ompnuma-start-on: run a command whose exec happens on one CPU, keep it there while the loader runs, then give it back this process's CPUs at the program's entry point. */
+/* start_on.c: ompnuma-start-on: run a command whose exec happens on one CPU, keep it there while the loader runs, then give it back this process's CPUs before anything in it can see them. */
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <stdint.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -26,19 +27,27 @@
  * 5 % in paced time with remote misses 17 to 51 times a local one.
  *
  * Here the command is exec'ed in a child bound to CPU alone, traced. The exec
- * stops it before the loader has run; a breakpoint on the program's entry
- * point (AT_ENTRY of its auxiliary vector, on x86-64) then stops it again once
- * the loader has relocated every library and set up the initial thread's TLS
- * block, all on CPU. Only there are its CPUs set back to this process's (what
- * the command would have had), the entry's instruction restored, and it goes
- * on, untraced. Set back at the exec stop instead, the loader ran wherever the
- * scheduler moved it next: in the 4-node VM libc's data was found on another
- * node in some runs. Where the entry cannot be found or patched, the CPUs are
- * set back at the exec stop, as before. The command
- * sees the same CPUs, environment, arguments and descriptors as if run
- * directly; only where it started differs. The launcher waits for it and
- * exits as it did (the same status, or killed by the same signal); SIGINT,
- * SIGTERM, SIGHUP and SIGQUIT are passed on to it.
+ * stops it before the loader has run; it then runs on CPU, stopped at each
+ * system call, until the first one that could see its CPUs or hand them on
+ * (sched_getaffinity, sched_setaffinity, a clone or fork) or its entry point
+ * (AT_ENTRY of its auxiliary vector, on x86-64, where a breakpoint waits),
+ * whichever comes first. Only there are its CPUs set back to this process's
+ * (what the command would have had), the entry's instruction restored, and it
+ * goes on, untraced. So the loader relocates every library and sets up the
+ * initial thread's TLS block on CPU, and a library constructor that reads its
+ * CPUs sees what it would see run directly: GNU libgomp reads them in its
+ * constructor, before the entry point, to build OMP_PLACES and bind the
+ * initial thread; released only at the entry, it had built one place of the
+ * one CPU it saw, and the release then unbound its primary (its teams of 2 ran
+ * a worker on the primary's CPU and the primary anywhere;
+ * tests/tools/start-on-constructors-see-cpus.c). Set back at the exec stop
+ * instead, the loader ran wherever the scheduler moved it next: in the 4-node
+ * VM libc's data was found on another node in some runs. Where the entry
+ * cannot be found or patched, the CPUs are set back at the exec stop, as
+ * before. The command sees the same CPUs, environment, arguments and
+ * descriptors as if run directly; only where it started differs. The launcher
+ * waits for it and exits as it did (the same status, or killed by the same
+ * signal); SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to it.
  *
  * Exit status 2: bad usage; 126: the tracing or the CPUs could not be set;
  * 127: the command could not be run.
@@ -140,6 +149,41 @@ static int leave_entry(pid_t pid)
 #endif
 }
 
+/* Take the breakpoint out of the entry, the child being elsewhere; 0 on success. */
+static int unbreak_entry(pid_t pid)
+{
+    return ptrace(PTRACE_POKETEXT, pid, (void *)bp_at, (void *)bp_word) != 0 ? -1 : 0;
+}
+
+/* Whether the child, stopped entering a system call, is about to see its CPUs
+ * or hand them on to a new task. */
+static int sees_cpus(pid_t pid)
+{
+#if defined(__x86_64__)
+    struct user_regs_struct regs;
+    if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) != 0)
+        return 1;
+    if ((long)regs.rax != -ENOSYS) /* the stop after a call, not before */
+        return 0;
+    switch ((long)regs.orig_rax) {
+    case SYS_sched_getaffinity:
+    case SYS_sched_setaffinity:
+    case SYS_clone:
+    case SYS_fork:
+    case SYS_vfork:
+#ifdef SYS_clone3
+    case SYS_clone3:
+#endif
+        return 1;
+    default:
+        return 0;
+    }
+#else
+    (void)pid;
+    return 1;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
@@ -182,8 +226,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof pass / sizeof pass[0]; i++)
         sigaction(pass[i], &sa, NULL);
 
-    /* Where the child is: 2 until the exec stop, 1 until the entry's
-     * breakpoint, 0 once it runs untraced with its CPUs back. */
+    /* Where the child is: 2 until the exec stop, 1 while it runs on CPU from
+     * system call to system call, 0 once it runs untraced with its CPUs back. */
     int status, traced = 2;
     for (;;) {
         if (waitpid(child, &status, 0) < 0) {
@@ -194,13 +238,23 @@ int main(int argc, char **argv)
         }
         if (!WIFSTOPPED(status))
             return end_as(status);
-        /* Stopped by the exec or the breakpoint (SIGTRAP), or by a signal that
-         * reached it before: the latter is handed back when it goes on. */
-        int sig = WSTOPSIG(status) == SIGTRAP ? 0 : WSTOPSIG(status);
+        /* Stopped at a system call (SIGTRAP | 0x80), by the exec or the
+         * breakpoint (SIGTRAP), or by a signal that reached it before: the
+         * latter is handed back when it goes on. */
+        int at_call = WSTOPSIG(status) == (SIGTRAP | 0x80);
+        int sig = at_call || WSTOPSIG(status) == SIGTRAP ? 0 : WSTOPSIG(status);
         int release = 0;
         if (traced == 2 && sig == 0) {
             traced = 1;
-            release = break_at_entry(child) != 0;
+            release = ptrace(PTRACE_SETOPTIONS, child, NULL, (void *)(long)PTRACE_O_TRACESYSGOOD) != 0 ||
+                      break_at_entry(child) != 0;
+        } else if (traced == 1 && at_call) {
+            release = sees_cpus(child);
+            if (release && unbreak_entry(child) != 0) {
+                fprintf(stderr, "ompnuma-start-on: cannot restore %s's entry: %s\n", argv[2], strerror(errno));
+                kill(child, SIGKILL);
+                return 126;
+            }
         } else if (traced == 1 && sig == 0) {
             int at = leave_entry(child);
             if (at < 0) {
@@ -221,7 +275,7 @@ int main(int argc, char **argv)
             traced = 0;
             ptrace(PTRACE_DETACH, child, NULL, NULL);
         } else if (traced) {
-            ptrace(PTRACE_CONT, child, NULL, (void *)(long)sig);
+            ptrace(PTRACE_SYSCALL, child, NULL, (void *)(long)sig);
         }
     }
 }
