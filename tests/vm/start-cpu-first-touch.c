@@ -1,5 +1,6 @@
 // start-cpu-first-touch.c: `ompnuma vm --start-cpu CPU` execs the command on that CPU, keeps it there while the
-// loader runs and gives it every CPU back at the program's entry point: the pages the exec and the loader
+// loader runs and gives it every CPU back at the program's entry point (or before, at the first system call that
+// could see them: tests/tools/start-on-constructors-see-cpus.c): the pages the exec and the loader
 // first-touch (the main stack, a library's data, the initial thread's TLS block) are on that CPU's node in every
 // run, and the program may run on every CPU, as without the option. Without it, the kernel's exec balancing picks
 // the CPU: in the paced 4-node VM the primary's stack, heap and libraries' data landed on nodes 0 to 3 from run to
