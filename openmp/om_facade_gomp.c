@@ -25,39 +25,6 @@ OMPNUMA_EXPORT struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp
                                          dlsym(RTLD_NEXT, "ompt_start_tool"));
 }
 
-static void *real_symbol(const char *name);
-
-/* Whether libgomp, loaded with this environment, binds the initial thread as
- * it loads: OMP_PROC_BIND other than false, else OMP_PLACES or
- * GOMP_CPU_AFFINITY. */
-static int libgomp_binds_at_load(void)
-{
-    const char *bind = getenv("OMP_PROC_BIND");
-    if (bind && *bind) {
-        bind += strspn(bind, " \t");
-        return strncasecmp(bind, "false", 5) != 0;
-    }
-    const char *places = getenv("OMP_PLACES"), *cpus = getenv("GOMP_CPU_AFFINITY");
-    return (places && *places) || (cpus && *cpus);
-}
-
-/*
- * libgomp reads its settings when it is loaded and, where they ask for a
- * binding, binds the initial thread to the first place there and then: a gcc
- * program's serial code before its first construct runs, and first-touches
- * its data, on that place. libomp binds its primary only at its first
- * construct (or omp_ call), and until then the program ran wherever the
- * kernel put it, its sched_getaffinity saying so. So where libgomp would bind
- * at load, the drop-in has libomp initialize at load too, which binds the
- * primary the same way (tests/openmp/dropin-gomp-binds-at-load.c).
- */
-__attribute__((constructor)) static void facade_loaded(void)
-{
-    ompnuma_facade_register(OM_FACADE_GOMP, om_facade_slots, dlopen(OMPNUMA_REAL_LIBOMP, RTLD_LAZY | RTLD_NOLOAD));
-    if (libgomp_binds_at_load())
-        ((int (*)(void))real_symbol("omp_get_max_threads"))();
-}
-
 /*
  * libomp implements the GOMP ABI, and every GOMP_x / OMP_x entry point it has
  * under the node gcc records binds to it directly (libgomp.map defines the
@@ -94,6 +61,37 @@ static void *real_symbol(const char *name)
             real = (ret(*) params)real_symbol(#name);                           \
         return real args;                                                       \
     }
+
+/* Whether libgomp, loaded with this environment, binds the initial thread as
+ * it loads: OMP_PROC_BIND other than false, else OMP_PLACES or
+ * GOMP_CPU_AFFINITY. */
+static int libgomp_binds_at_load(void)
+{
+    const char *bind = getenv("OMP_PROC_BIND");
+    if (bind && *bind) {
+        bind += strspn(bind, " \t");
+        return strncasecmp(bind, "false", 5) != 0;
+    }
+    const char *places = getenv("OMP_PLACES"), *cpus = getenv("GOMP_CPU_AFFINITY");
+    return (places && *places) || (cpus && *cpus);
+}
+
+/*
+ * libgomp reads its settings when it is loaded and, where they ask for a
+ * binding, binds the initial thread to the first place there and then: a gcc
+ * program's serial code before its first construct runs, and first-touches
+ * its data, on that place. libomp binds its primary only at its first
+ * construct (or omp_ call), and until then the program ran wherever the
+ * kernel put it, its sched_getaffinity saying so. So where libgomp would bind
+ * at load, the drop-in has libomp initialize at load too, which binds the
+ * primary the same way (tests/openmp/dropin-gomp-binds-at-load.c).
+ */
+__attribute__((constructor)) static void facade_loaded(void)
+{
+    ompnuma_facade_register(OM_FACADE_GOMP, om_facade_slots, dlopen(OMPNUMA_REAL_LIBOMP, RTLD_LAZY | RTLD_NOLOAD));
+    if (libgomp_binds_at_load())
+        REAL(int (*)(void), "omp_get_max_threads")();
+}
 
 /*
  * Without libmemkind the LLVM runtime serves every predefined allocator but

@@ -127,6 +127,12 @@ static int break_at_entry(pid_t pid)
 #endif
 }
 
+/* Take the breakpoint out of the entry; 0 on success. */
+static int unbreak_entry(pid_t pid)
+{
+    return ptrace(PTRACE_POKETEXT, pid, (void *)bp_at, (void *)bp_word) != 0 ? -1 : 0;
+}
+
 /* If the child stopped on the breakpoint, take it out and step the child back
  * onto the entry's own instruction; 1 if it was the breakpoint, 0 if not, -1 on
  * failure. */
@@ -139,20 +145,13 @@ static int leave_entry(pid_t pid)
     if (regs.rip != bp_at + 1)
         return 0;
     regs.rip = bp_at;
-    if (ptrace(PTRACE_POKETEXT, pid, (void *)bp_at, (void *)bp_word) != 0 ||
-        ptrace(PTRACE_SETREGS, pid, NULL, &regs) != 0)
+    if (unbreak_entry(pid) != 0 || ptrace(PTRACE_SETREGS, pid, NULL, &regs) != 0)
         return -1;
     return 1;
 #else
     (void)pid;
     return 0;
 #endif
-}
-
-/* Take the breakpoint out of the entry, the child being elsewhere; 0 on success. */
-static int unbreak_entry(pid_t pid)
-{
-    return ptrace(PTRACE_POKETEXT, pid, (void *)bp_at, (void *)bp_word) != 0 ? -1 : 0;
 }
 
 /* Whether the child, stopped entering a system call, is about to see its CPUs
