@@ -218,6 +218,7 @@ def main(argv=None, defaults=None):
     outdir = a.out or "ompnuma-bench-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     os.makedirs(os.path.join(outdir, "logs"), exist_ok=True)
     base_env = dict(bench_configs.clean_environment(a.threads), **a.extra_env)
+    llvm_dir = bench_configs.llvm_libgomp_dir(outdir, libdir) if any(c.llvm for c in a.config_list) else None
     configs = a.config_list
     names = [c.name for c in configs]
 
@@ -257,7 +258,8 @@ def main(argv=None, defaults=None):
             for rnd in range(-a.warmup, a.repeats):
                 for c in active:
                     seq += 1
-                    env = bench_configs.run_environment(c, base_env, libdir, b.oracle()[1] if c.oracle else None)
+                    env = bench_configs.run_environment(c, base_env, libdir, b.oracle()[1] if c.oracle else None,
+                                                        llvm_dir)
                     pad = bench_configs.layout_pad(rnd + a.warmup) if a.vary_layout else ""
                     if pad:
                         env[bench_configs.LAYOUT_PAD] = pad

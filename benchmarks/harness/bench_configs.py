@@ -1,5 +1,6 @@
 """bench_configs.py: the runtime configurations the harness compares, and the clean environment each run starts from."""
 import os
+import re
 
 # OMP_PROC_BIND values a stock or libgomp configuration may name ("stock-close").
 PROC_BIND = ("close", "spread", "primary", "master", "true", "false")
@@ -36,6 +37,10 @@ NAMED = {"sampling": "critpath,sample=1000,source=pagefault,track=anon,verify=of
          "critpath-migrate-imar2": "critpath,migrate=imar2",
          "imar2-rest32": "imar2,period_max=32000",
          "pagefault": "critpath,source=pagefault"}
+# The program on the stock LLVM runtime through its own libgomp.so.1 entry points (libomp implements the
+# GOMP ABI): for a program built with gcc (the Debian applications), the runtime the drop-in forwards to,
+# without ompnuma, so that a difference against GNU libgomp (`stock` there) splits into LLVM's and ompnuma's.
+LLVM = "llvm"
 # The oracle: the best static mapping given the ground truth, which each benchmark defines
 # (bench_suites.Benchmark.oracle): for the patterns and the demo program, every thread next to its
 # data from the start; a benchmark without one lists it as not run.
@@ -62,7 +67,7 @@ class Config:
     """One configuration: which build of the program (clang/libomp or gcc/libgomp), whether ompnuma's lib/
     comes first on LD_LIBRARY_PATH, and the variables it sets."""
 
-    def __init__(self, name, description, variant, dropin, env, balancing=False, oracle=False):
+    def __init__(self, name, description, variant, dropin, env, balancing=False, oracle=False, llvm=False):
         self.name = name
         self.description = description
         self.variant = variant  # "clang": the program as built; "gcc": its <program>-gcc build
@@ -70,13 +75,15 @@ class Config:
         self.env = env          # variables set on top of the clean environment
         self.balancing = balancing  # the VM guest runs Linux's automatic NUMA balancing
         self.oracle = oracle    # each benchmark runs its oracle (its own arguments and binding)
+        self.llvm = llvm        # libgomp.so.1 resolves to the stock LLVM runtime (llvm_libgomp_dir)
 
     def as_json(self, libdir):
         env = dict(self.env)
         if self.dropin:
             env["LD_LIBRARY_PATH"] = libdir
         return {"name": self.name, "description": self.description, "variant": self.variant,
-                "dropin": self.dropin, "env": env, "numa_balancing": self.balancing, "oracle": self.oracle}
+                "dropin": self.dropin, "env": env, "numa_balancing": self.balancing, "oracle": self.oracle,
+                "llvm": self.llvm}
 
 
 def parse(name):
@@ -84,9 +91,12 @@ def parse(name):
     if name.endswith(BALANCING) and len(name) > len(BALANCING):
         c = parse(name[:-len(BALANCING)])
         return Config(name, c.description + ", Linux automatic NUMA balancing on", c.variant, c.dropin,
-                      c.env, True)
+                      c.env, True, c.oracle, c.llvm)
     if name == "stock":
         return Config(name, "stock LLVM runtime", "clang", False, {})
+    if name == LLVM:
+        return Config(name, "the program as built, its libgomp.so.1 resolved to the stock LLVM runtime "
+                      "(libomp's GOMP entry points), no ompnuma", "clang", False, {}, llvm=True)
     if name == ORACLE:
         return Config(name, "stock LLVM runtime, each benchmark's best static mapping given the ground truth",
                       "clang", False, {}, oracle=True)
@@ -113,7 +123,7 @@ def parse(name):
                       {"OMP_PROC_BIND": name[8:]})
     raise ValueError("unknown configuration %r; known: stock, stock-<bind>, libgomp, libgomp-<bind> "
                      "(<bind>: %s), ompnuma, ompnuma-<policy> (%s, ...), ompnuma-sampling, libgomp-ompnuma[-<policy>], "
-                     "oracle, each optionally followed by %s (with --vm)"
+                     "llvm, oracle, each optionally followed by %s (with --vm)"
                      % (name, "|".join(PROC_BIND), "|".join(POLICIES), BALANCING))
 
 
@@ -135,15 +145,42 @@ def clean_environment(threads=None):
 BINDING = ("OMP_PROC_BIND", "OMP_PLACES")
 
 
-def run_environment(config, base, libdir, oracle_env=None):
+def real_libomp(libdir):
+    """Path of the LLVM runtime the build's facades forward to (the INPUT of its libomp.so link script), or
+    None."""
+    try:
+        with open(os.path.join(libdir, "libomp.so")) as f:
+            m = re.search(r"INPUT\((\S+)\)", f.read(4096))
+    except (OSError, UnicodeDecodeError):
+        return None
+    return m.group(1) if m and os.path.exists(m.group(1)) else None
+
+
+def llvm_libgomp_dir(outdir, libdir):
+    """A directory in `outdir` whose libgomp.so.1 is the stock LLVM runtime, made once; None without one."""
+    real = real_libomp(libdir)
+    if real is None:
+        return None
+    d = os.path.join(outdir, "llvm-libgomp")
+    os.makedirs(d, exist_ok=True)
+    link = os.path.join(d, "libgomp.so.1")
+    if not os.path.islink(link):
+        os.symlink(real, link)
+    return os.path.abspath(d)
+
+
+def run_environment(config, base, libdir, oracle_env=None, llvm_dir=None):
     """The full environment of one run of `config` (oracle_env: the benchmark's oracle binding, for the
-    oracle; the invocation's own --env settings win over it, and over a configuration's binding)."""
+    oracle; the invocation's own --env settings win over it, and over a configuration's binding; llvm_dir:
+    llvm_libgomp_dir's, for the llvm configuration)."""
     env = dict(base)
     env.update({k: v for k, v in config.env.items() if not (k in BINDING and k in base)})
     if config.oracle and oracle_env:
         env.update({k: v for k, v in oracle_env.items() if k not in base})
     if config.dropin:
         env["LD_LIBRARY_PATH"] = libdir
+    elif config.llvm:
+        env["LD_LIBRARY_PATH"] = llvm_dir
     return env
 
 
@@ -160,4 +197,6 @@ def unavailable_reason(config, libdir, program_path):
         lib = "libgomp.so.1" if config.variant == "gcc" else "libomp.so.5"
         if not os.path.exists(os.path.join(libdir, lib)):
             return "no drop-in %s in %s" % (lib, libdir)
+    if config.llvm and real_libomp(libdir) is None:
+        return "no stock LLVM runtime named by %s" % os.path.join(libdir, "libomp.so")
     return None
